@@ -1,0 +1,57 @@
+// The per-round view of Algorithm 1 (Träff 2024): for one rank of an n-block
+// broadcast, which block it sends to whom and receives from whom in round i.
+// O(log p) set-up (one receive and one send schedule), then O(1) per round.
+//
+// Rounds are numbered 0 .. n-2+q. The paper's x = (q - (n-1) mod q) mod q
+// virtual rounds that precede them are folded into the block offsets: round i
+// is the paper's round i + x, with k = (i + x) mod q and
+//     block = schedule[k] - x + q * floor((i + x) / q).
+// A negative block is neither sent nor received; a block above n-1 is sent
+// and received as n-1; nothing is sent to the root, and the root receives
+// nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "optcoll/schedule/circulant.hpp"
+
+namespace optcoll::schedule {
+
+struct RoundStep {
+  rank_t to = -1;                // real rank to send to, or -1: no send
+  std::int64_t send_block = -1;  // block index in [0, n), or -1
+  rank_t from = -1;              // real rank to receive from, or -1: no receive
+  std::int64_t recv_block = -1;  // block index in [0, n), or -1
+};
+
+class BroadcastRounds {
+ public:
+  // Throws optcoll::Error for root or rank outside [0, p) or n < 0.
+  BroadcastRounds(const Circulant& g, rank_t root, rank_t rank, std::int64_t n);
+
+  // n - 1 + q rounds; 0 when n == 0 or p == 1.
+  std::int64_t rounds() const noexcept { return rounds_; }
+  // The paper's x: number of virtual rounds skipped at the start.
+  int virtual_rounds() const noexcept { return x_; }
+  rank_t vrank() const noexcept { return sched_.vrank; }
+  const RankSchedule& schedule() const noexcept { return sched_; }
+
+  // Precondition: 0 <= i < rounds().
+  RoundStep step(std::int64_t i) const noexcept;
+
+  // Raw (uncapped, possibly negative) block indices of round i, before the
+  // none/cap rules: used by the reduction, which must see the cap explicitly.
+  std::int64_t raw_send_block(std::int64_t i) const noexcept;
+  std::int64_t raw_recv_block(std::int64_t i) const noexcept;
+  int round_k(std::int64_t i) const noexcept { return static_cast<int>((i + x_) % g_.q()); }
+
+ private:
+  Circulant g_;
+  rank_t root_;
+  std::int64_t n_;
+  std::int64_t rounds_ = 0;
+  int x_ = 0;
+  RankSchedule sched_;
+};
+
+}  // namespace optcoll::schedule

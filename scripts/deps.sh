@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs optcoll's build and test dependencies (Debian 12 packages only).
+set -euo pipefail
+packages=(build-essential cmake ninja-build pkg-config clang-format
+          libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}"
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

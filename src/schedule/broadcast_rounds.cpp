@@ -1,0 +1,62 @@
+#include "optcoll/schedule/broadcast_rounds.hpp"
+
+#include <string>
+
+#include "optcoll/error.hpp"
+
+namespace optcoll::schedule {
+
+BroadcastRounds::BroadcastRounds(const Circulant& g, rank_t root, rank_t rank, std::int64_t n)
+    : g_(g), root_(root), n_(n) {
+  const rank_t p = g.p();
+  if (root < 0 || root >= p) {
+    throw Error(Errc::invalid_root, "root " + std::to_string(root) + " outside [0, " + std::to_string(p) + ")");
+  }
+  if (rank < 0 || rank >= p) {
+    throw Error(Errc::invalid_rank, "rank " + std::to_string(rank) + " outside [0, " + std::to_string(p) + ")");
+  }
+  if (n < 0) throw Error(Errc::invalid_count, "block count must be >= 0, got " + std::to_string(n));
+  const int q = g.q();
+  sched_ = make_rank_schedule(g, rank >= root ? rank - root : rank - root + p);
+  if (q == 0 || n == 0) return;
+  x_ = static_cast<int>((q - (n - 1) % q) % q);
+  rounds_ = n - 1 + q;
+}
+
+std::int64_t BroadcastRounds::raw_send_block(std::int64_t i) const noexcept {
+  const std::int64_t j = i + x_;
+  const int q = g_.q();
+  return sched_.send[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
+}
+
+std::int64_t BroadcastRounds::raw_recv_block(std::int64_t i) const noexcept {
+  const std::int64_t j = i + x_;
+  const int q = g_.q();
+  return sched_.recv[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
+}
+
+RoundStep BroadcastRounds::step(std::int64_t i) const noexcept {
+  RoundStep s;
+  const int k = round_k(i);
+  const rank_t p = g_.p();
+  const rank_t v = sched_.vrank;
+  auto real = [&](rank_t u) { return u + root_ >= p ? u + root_ - p : u + root_; };
+  const rank_t t = g_.to(v, k);
+  if (t != 0) {
+    const std::int64_t b = raw_send_block(i);
+    if (b >= 0) {
+      s.to = real(t);
+      s.send_block = b < n_ ? b : n_ - 1;
+    }
+  }
+  if (v != 0) {
+    const std::int64_t b = raw_recv_block(i);
+    if (b >= 0) {
+      s.from = real(g_.from(v, k));
+      s.recv_block = b < n_ ? b : n_ - 1;
+    }
+  }
+  return s;
+}
+
+}  // namespace optcoll::schedule

@@ -1,0 +1,136 @@
+// Runs the real `optcoll` binary and checks its output and exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "../schedule/paper_tables.hpp"
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+// Runs the CLI; captures stdout, or stderr when want_stderr.
+CliRun run(const std::string& args, bool want_stderr = false) {
+  CliRun r;
+  const std::string cmd =
+      std::string(OPTCOLL_CLI_PATH) + " " + args + (want_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null");
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+CliRun run_stderr(const std::string& args) {
+  return run(args, true);
+}
+
+std::vector<int> row_values(const std::string& text, const std::string& label) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(label, 0) == 0) {
+      std::istringstream cells(line.substr(label.size()));
+      std::vector<int> v;
+      int x = 0;
+      while (cells >> x) v.push_back(x);
+      return v;
+    }
+  }
+  return {};
+}
+
+TEST(Cli, SchedulePrintsTable1) {
+  const CliRun r = run("schedule -p 17");
+  ASSERT_EQ(r.code, 0);
+  const auto& t = optcoll::test::kTable1;
+  EXPECT_EQ(row_values(r.out, "b:"), t.b);
+  for (int k = 0; k < t.q; ++k) {
+    EXPECT_EQ(row_values(r.out, "recvblock[" + std::to_string(k) + "]:"), t.recv[static_cast<std::size_t>(k)]);
+    EXPECT_EQ(row_values(r.out, "sendblock[" + std::to_string(k) + "]:"), t.send[static_cast<std::size_t>(k)]);
+  }
+}
+
+TEST(Cli, ScheduleJsonWithRoot) {
+  const CliRun r = run("schedule -p 17 --root 5 --json");
+  ASSERT_EQ(r.code, 0);
+  const auto j = nlohmann::ordered_json::parse(r.out);
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"p", "q", "root", "skips", "ranks"}));
+  EXPECT_EQ(j["p"], 17);
+  EXPECT_EQ(j["q"], 5);
+  EXPECT_EQ(j["root"], 5);
+  EXPECT_EQ(j["skips"], (std::vector<int>{1, 2, 3, 5, 9, 17}));
+  const auto& t = optcoll::test::kTable1;
+  ASSERT_EQ(j["ranks"].size(), 17U);
+  for (std::size_t rank = 0; rank < 17; ++rank) {
+    const auto& e = j["ranks"][rank];
+    const std::size_t v = (rank + 17 - 5) % 17;  // virtual rank
+    std::vector<std::string> ek;
+    for (const auto& [k, val] : e.items()) ek.push_back(k);
+    EXPECT_EQ(ek, (std::vector<std::string>{"rank", "baseblock", "recv", "send"}));
+    EXPECT_EQ(e["rank"], rank);
+    EXPECT_EQ(e["baseblock"], t.b[v]);
+    for (std::size_t k = 0; k < 5; ++k) {
+      EXPECT_EQ(e["recv"][k], t.recv[k][v]);
+      EXPECT_EQ(e["send"][k], t.send[k][v]);
+    }
+  }
+}
+
+TEST(Cli, ScheduleOfOneProcess) {
+  const CliRun r = run("schedule -p 1 --json");
+  ASSERT_EQ(r.code, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["q"], 0);
+  EXPECT_EQ(j["skips"], (std::vector<int>{1}));
+  EXPECT_EQ(j["ranks"][0]["recv"].size(), 0U);
+}
+
+TEST(Cli, BadInputGivesOneLineAndExitTwo) {
+  for (const char* args :
+       {"schedule -p 0", "schedule -p 5 --root 5", "schedule -p 5 --root -1", "schedule -p abc",
+        "schedule -p 2147483648", "verify --from 10 --to 5", "bench schedules --from 0 --to 3", "nosuchcommand", ""}) {
+    const CliRun r = run_stderr(args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_FALSE(r.out.empty()) << args;
+    // One line (plus possibly nothing else).
+    EXPECT_LE(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+  }
+}
+
+TEST(Cli, VerifyRangeSummary) {
+  const CliRun r = run("verify --from 1 --to 300 --threads 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("verified 300 values of p in [1, 300] (exhaustive)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("failures=0"), std::string::npos);
+  EXPECT_NE(r.out.find("max_violations=3"), std::string::npos);  // 3 first at p = 65
+}
+
+TEST(Cli, VerifySampledPowersOfTwo) {
+  const CliRun r = run("verify --from 1 --to 2147483647 --pow2 --sample-ranks 20");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("failures=0"), std::string::npos);
+}
+
+TEST(Cli, BenchSchedulesEndsWithNsPerRank) {
+  const CliRun r = run("bench schedules --from 1000 --to 1003");
+  ASSERT_EQ(r.code, 0);
+  const auto pos = r.out.rfind("ns_per_rank: ");
+  ASSERT_NE(pos, std::string::npos);
+  EXPECT_GT(std::stod(r.out.substr(pos + 13)), 0.0);
+}
+
+}  // namespace
