@@ -7,7 +7,7 @@
 namespace optcoll::schedule {
 
 BroadcastRounds::BroadcastRounds(const Circulant& g, rank_t root, rank_t rank, std::int64_t n)
-    : g_(g), root_(root), n_(n) {
+    : g_(&g), root_(root), vrank_(0), n_(n) {
   const rank_t p = g.p();
   if (root < 0 || root >= p) {
     throw Error(Errc::invalid_root, "root " + std::to_string(root) + " outside [0, " + std::to_string(p) + ")");
@@ -17,7 +17,12 @@ BroadcastRounds::BroadcastRounds(const Circulant& g, rank_t root, rank_t rank, s
   }
   if (n < 0) throw Error(Errc::invalid_count, "block count must be >= 0, got " + std::to_string(n));
   const int q = g.q();
-  sched_ = make_rank_schedule(g, rank >= root ? rank - root : rank - root + p);
+  vrank_ = rank >= root ? rank - root : rank - root + p;
+  const RankSchedule s = make_rank_schedule(g, vrank_);
+  for (int k = 0; k < q; ++k) {
+    recv_[static_cast<std::size_t>(k)] = static_cast<std::int8_t>(s.recv[static_cast<std::size_t>(k)]);
+    send_[static_cast<std::size_t>(k)] = static_cast<std::int8_t>(s.send[static_cast<std::size_t>(k)]);
+  }
   if (q == 0 || n == 0) return;
   x_ = static_cast<int>((q - (n - 1) % q) % q);
   rounds_ = n - 1 + q;
@@ -25,23 +30,23 @@ BroadcastRounds::BroadcastRounds(const Circulant& g, rank_t root, rank_t rank, s
 
 std::int64_t BroadcastRounds::raw_send_block(std::int64_t i) const noexcept {
   const std::int64_t j = i + x_;
-  const int q = g_.q();
-  return sched_.send[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
+  const int q = g_->q();
+  return send_[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
 }
 
 std::int64_t BroadcastRounds::raw_recv_block(std::int64_t i) const noexcept {
   const std::int64_t j = i + x_;
-  const int q = g_.q();
-  return sched_.recv[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
+  const int q = g_->q();
+  return recv_[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
 }
 
 RoundStep BroadcastRounds::step(std::int64_t i) const noexcept {
   RoundStep s;
   const int k = round_k(i);
-  const rank_t p = g_.p();
-  const rank_t v = sched_.vrank;
+  const rank_t p = g_->p();
+  const rank_t v = vrank_;
   auto real = [&](rank_t u) { return u + root_ >= p ? u + root_ - p : u + root_; };
-  const rank_t t = g_.to(v, k);
+  const rank_t t = g_->to(v, k);
   if (t != 0) {
     const std::int64_t b = raw_send_block(i);
     if (b >= 0) {
@@ -52,7 +57,7 @@ RoundStep BroadcastRounds::step(std::int64_t i) const noexcept {
   if (v != 0) {
     const std::int64_t b = raw_recv_block(i);
     if (b >= 0) {
-      s.from = real(g_.from(v, k));
+      s.from = real(g_->from(v, k));
       s.recv_block = b < n_ ? b : n_ - 1;
     }
   }

@@ -11,6 +11,7 @@
 // nothing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "optcoll/schedule/circulant.hpp"
@@ -24,6 +25,8 @@ struct RoundStep {
   std::int64_t recv_block = -1;  // block index in [0, n), or -1
 };
 
+// About 100 bytes, so that a simulator can hold one per rank for p = 10^6.
+// Keeps a pointer to g, which must outlive it.
 class BroadcastRounds {
  public:
   // Throws optcoll::Error for root or rank outside [0, p) or n < 0.
@@ -33,8 +36,10 @@ class BroadcastRounds {
   std::int64_t rounds() const noexcept { return rounds_; }
   // The paper's x: number of virtual rounds skipped at the start.
   int virtual_rounds() const noexcept { return x_; }
-  rank_t vrank() const noexcept { return sched_.vrank; }
-  const RankSchedule& schedule() const noexcept { return sched_; }
+  rank_t vrank() const noexcept { return vrank_; }
+  rank_t root() const noexcept { return root_; }
+  std::int64_t blocks() const noexcept { return n_; }
+  const Circulant& graph() const noexcept { return *g_; }
 
   // Precondition: 0 <= i < rounds().
   RoundStep step(std::int64_t i) const noexcept;
@@ -43,15 +48,17 @@ class BroadcastRounds {
   // none/cap rules: used by the reduction, which must see the cap explicitly.
   std::int64_t raw_send_block(std::int64_t i) const noexcept;
   std::int64_t raw_recv_block(std::int64_t i) const noexcept;
-  int round_k(std::int64_t i) const noexcept { return static_cast<int>((i + x_) % g_.q()); }
+  int round_k(std::int64_t i) const noexcept { return static_cast<int>((i + x_) % g_->q()); }
 
  private:
-  Circulant g_;
+  const Circulant* g_;
   rank_t root_;
+  rank_t vrank_;
   std::int64_t n_;
   std::int64_t rounds_ = 0;
   int x_ = 0;
-  RankSchedule sched_;
+  std::array<std::int8_t, kMaxQ> recv_{};
+  std::array<std::int8_t, kMaxQ> send_{};
 };
 
 }  // namespace optcoll::schedule

@@ -1,0 +1,60 @@
+// Reduction for non-commutative operators: a binomial tree over the ranks in
+// their natural order, so that every combination joins two adjacent rank
+// intervals, lower ranks on the left, giving MPI's rank-ordered result.
+//
+// Round k (mask = 2^k): ranks with r mod 2^(k+1) == 2^k send their interval
+// [r, r + 2^k) to r - 2^k, which appends it on the right. After q rounds
+// rank 0 holds [0, p); if the root is not 0, one more round moves it there.
+// One block (the whole buffer): q or q+1 rounds.
+#include "optcoll/plan/algorithms.hpp"
+
+namespace optcoll::plan {
+namespace {
+
+class ReduceBinomialOrdered final : public RankPlan {
+ public:
+  ReduceBinomialOrdered(const PlanContext& ctx, rank_t rank)
+      : layout_(ctx.spec.count, 1), rank_(rank), p_(ctx.spec.p), root_(ctx.spec.root), q_(ctx.graph->q()) {
+    checked_blocks(ctx.spec);
+    rounds_ = (ctx.spec.count == 0 || p_ == 1) ? 0 : q_ + (root_ != 0 ? 1 : 0);
+  }
+
+  std::int64_t rounds() const noexcept override { return rounds_; }
+  const BlockLayout& layout() const noexcept override { return layout_; }
+
+  Step step(std::int64_t i) const noexcept override {
+    Step s;
+    if (i == q_) {  // final move from rank 0 to the root
+      if (rank_ == 0) s.send_to = root_, s.send_block = 0;
+      if (rank_ == root_) s.recv_from = 0, s.recv_block = 0, s.on_recv = Action::copy;
+      return s;
+    }
+    const rank_t mask = rank_t{1} << i;
+    if (rank_ % mask != 0) return s;  // already sent its interval
+    if ((rank_ & mask) != 0) {
+      s.send_to = rank_ - mask;
+      s.send_block = 0;
+    } else if (rank_ + mask < p_) {
+      s.recv_from = rank_ + mask;
+      s.recv_block = 0;
+      s.on_recv = Action::combine_after;
+    }
+    return s;
+  }
+
+ private:
+  BlockLayout layout_;
+  rank_t rank_;
+  rank_t p_;
+  rank_t root_;
+  int q_;
+  std::int64_t rounds_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<RankPlan> make_reduce_binomial_ordered(const PlanContext& ctx, rank_t rank) {
+  return std::make_unique<ReduceBinomialOrdered>(ctx, rank);
+}
+
+}  // namespace optcoll::plan
