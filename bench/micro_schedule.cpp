@@ -26,6 +26,22 @@ static void BM_RecvSend(benchmark::State& state) {
 }
 BENCHMARK(BM_RecvSend)->Arg(17)->Arg(1 << 16)->Arg(1048003)->Arg(2097005);
 
+static void BM_Schedule(benchmark::State& state) {
+  const rank_t p = state.range(0);
+  const Circulant g(p);
+  const auto q = static_cast<std::size_t>(g.q());
+  int recv[32];
+  int send[32];
+  rank_t r = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(g.schedule(r, std::span<int>(recv, q), std::span<int>(send, q)));
+    benchmark::DoNotOptimize(recv);
+    benchmark::DoNotOptimize(send);
+    r = (r + 7919) % p;
+  }
+}
+BENCHMARK(BM_Schedule)->Arg(17)->Arg(1 << 16)->Arg(1048003)->Arg(2097005);
+
 static void BM_ReferenceRecvSend(benchmark::State& state) {
   const rank_t p = state.range(0);
   optcoll::reference::ReferenceSchedule ref(p);

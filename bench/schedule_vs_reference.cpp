@@ -1,9 +1,17 @@
 // Table 4 analogue: average time per rank for baseblock + receive + send
 // schedule, optcoll against the recursive reference transcription, measured
-// in the same run, alternating A B A B per p, reporting medians.
+// in the same run, alternating per p (reference, optcoll fused, optcoll three
+// calls) REPEATS times, reporting medians. Each measurement covers all ranks
+// of one p and records wall-clock and thread CPU time; on a shared machine
+// the CPU time is the less disturbed of the two.
 //
 //   schedule_vs_reference FROM TO [REPEATS]
+//
+// optcoll "fused" is Circulant::schedule (one pass for all three), "three
+// calls" is baseblock + recv_schedule + send_schedule, as a caller that
+// needs only one of them would pay.
 #include <fmt/core.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,37 +28,68 @@ using optcoll::schedule::rank_t;
 namespace {
 long long g_sink = 0;
 
-double time_optcoll(rank_t p) {
-  const Circulant g(p);
+struct Sample {
+  double wall = 0;  // ns per rank
+  double cpu = 0;   // ns per rank
+};
+
+double thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+template <class F>
+Sample timed(rank_t p, F&& body) {
+  const double c0 = thread_cpu_ns();
+  const auto t0 = Clock::now();
+  for (rank_t r = 0; r < p; ++r) body(r);
+  const double wall = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  const double cpu = thread_cpu_ns() - c0;
+  return {wall / static_cast<double>(p), cpu / static_cast<double>(p)};
+}
+
+Sample time_fused(const Circulant& g) {
   const auto q = static_cast<std::size_t>(g.q());
   int recv[32];
   int send[32];
-  const auto t0 = Clock::now();
-  for (rank_t r = 0; r < p; ++r) {
+  return timed(g.p(), [&](rank_t r) {
+    g_sink += g.schedule(r, std::span<int>(recv, q), std::span<int>(send, q));
+    g_sink += recv[0] + send[0];
+  });
+}
+
+Sample time_three_calls(const Circulant& g) {
+  const auto q = static_cast<std::size_t>(g.q());
+  int recv[32];
+  int send[32];
+  return timed(g.p(), [&](rank_t r) {
     const int b = g.baseblock(r);
     g.recv_schedule(r, b, std::span<int>(recv, q));
     g.send_schedule(r, b, std::span<int>(send, q));
     g_sink += recv[0] + send[0];
-  }
-  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / static_cast<double>(p);
+  });
 }
 
-double time_reference(rank_t p) {
-  optcoll::reference::ReferenceSchedule ref(p);
+Sample time_reference(optcoll::reference::ReferenceSchedule& ref, rank_t p) {
   int recv[34];
   int send[34];
-  const auto t0 = Clock::now();
-  for (rank_t r = 0; r < p; ++r) {
+  return timed(p, [&](rank_t r) {
     ref.recv_schedule(r, recv);
     ref.send_schedule(r, send);
     g_sink += recv[0] + send[0];
-  }
-  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / static_cast<double>(p);
+  });
 }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
 }
 }  // namespace
 
@@ -66,29 +105,43 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "bad range\n");
     return 2;
   }
-  std::vector<double> opt_avg;
-  std::vector<double> ref_avg;
-  std::vector<double> ratios;
+  // Per p: medians over the repeats; then averaged over p (ns per rank) and
+  // the median over p of the per-p ratios (speedups).
+  std::vector<double> ref_wall, fused_wall, three_wall, ref_cpu, fused_cpu, three_cpu;
+  std::vector<double> speedup_wall, speedup_cpu, speedup3_wall, speedup3_cpu;
   for (rank_t p = from; p <= to; ++p) {
-    std::vector<double> a;
-    std::vector<double> b;
+    const Circulant g(p);
+    optcoll::reference::ReferenceSchedule ref(p);
+    std::vector<double> rw, rc, fw, fc, tw, tc;
     for (int i = 0; i < repeats; ++i) {
-      a.push_back(time_reference(p));
-      b.push_back(time_optcoll(p));
+      const Sample a = time_reference(ref, p);
+      const Sample b = time_fused(g);
+      const Sample c = time_three_calls(g);
+      rw.push_back(a.wall);
+      rc.push_back(a.cpu);
+      fw.push_back(b.wall);
+      fc.push_back(b.cpu);
+      tw.push_back(c.wall);
+      tc.push_back(c.cpu);
     }
-    ref_avg.push_back(median(a));
-    opt_avg.push_back(median(b));
-    ratios.push_back(median(a) / median(b));
+    ref_wall.push_back(median(rw));
+    ref_cpu.push_back(median(rc));
+    fused_wall.push_back(median(fw));
+    fused_cpu.push_back(median(fc));
+    three_wall.push_back(median(tw));
+    three_cpu.push_back(median(tc));
+    speedup_wall.push_back(ref_wall.back() / fused_wall.back());
+    speedup_cpu.push_back(ref_cpu.back() / fused_cpu.back());
+    speedup3_wall.push_back(ref_wall.back() / three_wall.back());
+    speedup3_cpu.push_back(ref_cpu.back() / three_cpu.back());
   }
-  double ro = 0;
-  double rr = 0;
-  for (double v : opt_avg) ro += v;
-  for (double v : ref_avg) rr += v;
-  ro /= static_cast<double>(opt_avg.size());
-  rr /= static_cast<double>(ref_avg.size());
   fmt::print("p in [{}, {}], {} repeats alternating, checksum {}\n", from, to, repeats, g_sink);
-  fmt::print("reference_ns_per_rank: {:.1f}\n", rr);
-  fmt::print("optcoll_ns_per_rank: {:.1f}\n", ro);
-  fmt::print("median_speedup: {:.2f}\n", median(ratios));
+  fmt::print("wall: reference {:.1f} ns/rank, optcoll fused {:.1f}, three calls {:.1f}; speedup {:.2f} / {:.2f}\n",
+             mean(ref_wall), mean(fused_wall), mean(three_wall), median(speedup_wall), median(speedup3_wall));
+  fmt::print("cpu:  reference {:.1f} ns/rank, optcoll fused {:.1f}, three calls {:.1f}; speedup {:.2f} / {:.2f}\n",
+             mean(ref_cpu), mean(fused_cpu), mean(three_cpu), median(speedup_cpu), median(speedup3_cpu));
+  fmt::print("reference_ns_per_rank: {:.1f}\n", mean(ref_wall));
+  fmt::print("optcoll_ns_per_rank: {:.1f}\n", mean(fused_wall));
+  fmt::print("median_speedup: {:.2f}\n", median(speedup_wall));
   return 0;
 }

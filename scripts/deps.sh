@@ -2,7 +2,8 @@
 # Installs optcoll's build and test dependencies (Debian 12 packages only).
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang-format
-          libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+          libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+          openmpi-bin libopenmpi-dev mpich libmpich-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

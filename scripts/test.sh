@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, build with warnings as errors, all CTest tests.
+# The whole test suite: formatting, build with warnings as errors, all CTest
+# tests (the MPI tests under Open MPI, the default MPI), then the MPI tests
+# again under MPICH (scripts/test-mpich.sh, build dir ./build-mpich).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/format.sh --check
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+scripts/test-mpich.sh

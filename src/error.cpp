@@ -16,6 +16,8 @@ const char* to_string(Errc e) noexcept {
       return "invalid count";
     case Errc::internal:
       return "internal error";
+    case Errc::mpi:
+      return "MPI error";
   }
   return "unknown error";
 }

@@ -14,6 +14,7 @@ enum class Errc {
   invalid_rank,   // rank outside [0, p)
   invalid_count,  // negative or otherwise impossible count / block count
   internal,       // a verified invariant failed: a bug in optcoll
+  mpi,            // an MPI call failed or an MPI argument is invalid (optcoll::MpiError)
 };
 
 const char* to_string(Errc e) noexcept;

@@ -70,8 +70,6 @@ int run_schedule(const ScheduleArgs& a) {
   return 0;
 }
 
-}  // namespace
-
 void add_schedule_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ScheduleArgs>();
   auto* cmd = app.add_subcommand("schedule", "Print the receive and send schedules of every rank");
@@ -81,4 +79,7 @@ void add_schedule_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] { exit_code = run_schedule(*args); });
 }
 
+const Subcommand registered{"schedule", &add_schedule_command};
+
+}  // namespace
 }  // namespace optcoll::cli

@@ -1,8 +1,10 @@
-// Subcommands of the `optcoll` CLI. Each registers its options on the app and
-// returns the callback result through `exit_code`.
+// Subcommands of the `optcoll` CLI, one file each (cmd_<name>.cpp). A file
+// registers its subcommand with a file-scope Subcommand object; main() adds
+// them all, so a new subcommand touches no shared file but the build list.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <stdexcept>
 
 namespace optcoll::cli {
 
@@ -11,8 +13,14 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void add_schedule_command(CLI::App& app, int& exit_code);
-void add_verify_command(CLI::App& app, int& exit_code);
-void add_bench_command(CLI::App& app, int& exit_code);
+// Adds the subcommand to `app`; its callback stores the exit code.
+using AddCommand = void (*)(CLI::App& app, int& exit_code);
+
+struct Subcommand {
+  Subcommand(const char* name, AddCommand add);
+};
+
+// Every registered subcommand, sorted by name.
+void add_all_commands(CLI::App& app, int& exit_code);
 
 }  // namespace optcoll::cli

@@ -10,9 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"optcoll: round-optimal collective communication schedules, simulator and tools"};
   app.require_subcommand(1);
   int exit_code = 0;
-  optcoll::cli::add_schedule_command(app, exit_code);
-  optcoll::cli::add_verify_command(app, exit_code);
-  optcoll::cli::add_bench_command(app, exit_code);
+  optcoll::cli::add_all_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

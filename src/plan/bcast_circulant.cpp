@@ -1,6 +1,7 @@
 // Broadcast of n blocks in the optimal n-1+q rounds on the circulant graph:
 // Algorithm 1 of Träff 2024, through the per-round view BroadcastRounds.
-// Every rank sends and receives one block per round; blocks are copied.
+// Every rank sends and receives at most one block per round; blocks are
+// copied. Set-up O(log p), then O(1) per round.
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/schedule/broadcast_rounds.hpp"
 
@@ -16,9 +17,10 @@ class BcastCirculant final : public RankPlan {
   std::int64_t rounds() const noexcept override { return rounds_.rounds(); }
   const BlockLayout& layout() const noexcept override { return layout_; }
 
-  Step step(std::int64_t i) const noexcept override {
+  void step(std::int64_t i, Step& out) const override {
     const schedule::RoundStep s = rounds_.step(i);
-    return {s.to, s.send_block, s.from, s.recv_block, Action::copy};
+    if (s.from >= 0) out.recv_block(s.from, s.recv_block, Action::copy);
+    if (s.to >= 0) out.send_block(s.to, s.send_block);
   }
 
  private:

@@ -22,24 +22,19 @@ class ReduceBinomialOrdered final : public RankPlan {
   std::int64_t rounds() const noexcept override { return rounds_; }
   const BlockLayout& layout() const noexcept override { return layout_; }
 
-  Step step(std::int64_t i) const noexcept override {
-    Step s;
+  void step(std::int64_t i, Step& out) const override {
     if (i == q_) {  // final move from rank 0 to the root
-      if (rank_ == 0) s.send_to = root_, s.send_block = 0;
-      if (rank_ == root_) s.recv_from = 0, s.recv_block = 0, s.on_recv = Action::copy;
-      return s;
+      if (rank_ == 0) out.send_block(root_, 0);
+      if (rank_ == root_) out.recv_block(0, 0, Action::copy);
+      return;
     }
     const rank_t mask = rank_t{1} << i;
-    if (rank_ % mask != 0) return s;  // already sent its interval
+    if (rank_ % mask != 0) return;  // already sent its interval
     if ((rank_ & mask) != 0) {
-      s.send_to = rank_ - mask;
-      s.send_block = 0;
+      out.send_block(rank_ - mask, 0);
     } else if (rank_ + mask < p_) {
-      s.recv_from = rank_ + mask;
-      s.recv_block = 0;
-      s.on_recv = Action::combine_after;
+      out.recv_block(rank_ + mask, 0, Action::combine_after);
     }
-    return s;
   }
 
  private:

@@ -40,28 +40,4 @@ std::int64_t BroadcastRounds::raw_recv_block(std::int64_t i) const noexcept {
   return recv_[static_cast<std::size_t>(j % q)] - x_ + q * (j / q);
 }
 
-RoundStep BroadcastRounds::step(std::int64_t i) const noexcept {
-  RoundStep s;
-  const int k = round_k(i);
-  const rank_t p = g_->p();
-  const rank_t v = vrank_;
-  auto real = [&](rank_t u) { return u + root_ >= p ? u + root_ - p : u + root_; };
-  const rank_t t = g_->to(v, k);
-  if (t != 0) {
-    const std::int64_t b = raw_send_block(i);
-    if (b >= 0) {
-      s.to = real(t);
-      s.send_block = b < n_ ? b : n_ - 1;
-    }
-  }
-  if (v != 0) {
-    const std::int64_t b = raw_recv_block(i);
-    if (b >= 0) {
-      s.from = real(g_->from(v, k));
-      s.recv_block = b < n_ ? b : n_ - 1;
-    }
-  }
-  return s;
-}
-
 }  // namespace optcoll::schedule

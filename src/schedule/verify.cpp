@@ -48,12 +48,14 @@ void check_local(const Circulant& g, rank_t r, int b, std::span<const T> recv, s
     }
     seen |= bit;
   }
-  // Condition 4: only blocks already held are sent.
+  // Condition 4: only blocks already held are sent. held: bit v+q for each
+  // block v in {b-q} U {recvblock[j] : j < k} (all in [-q, q) by now).
+  std::uint64_t held = std::uint64_t{1} << b;  // b - q + q
   for (int k = 0; k < q; ++k) {
-    const int s = send[static_cast<std::size_t>(k)];
-    bool held = (s == b - q);
-    for (int j = 0; j < k && !held; ++j) held = (recv[static_cast<std::size_t>(j)] == s);
-    if (!held) fail(rep, at(r, k) + ": condition 4 violated, sends unheld block " + std::to_string(s));
+    const int v = send[static_cast<std::size_t>(k)];
+    if (v < -q || v >= q || ((held >> (v + q)) & 1) == 0)
+      fail(rep, at(r, k) + ": condition 4 violated, sends unheld block " + std::to_string(v));
+    held |= std::uint64_t{1} << (recv[static_cast<std::size_t>(k)] + q);
   }
 }
 
@@ -94,40 +96,50 @@ VerifyReport simulate_broadcast(rank_t p, rank_t root, std::int64_t n) {
   const auto words = static_cast<std::size_t>((std::max<std::int64_t>(n, 1) + 63) / 64);
   std::vector<std::uint64_t> held(static_cast<std::size_t>(p) * words, 0);
   auto bit = [&](rank_t r, std::int64_t b) -> std::uint64_t& {
-    return held[static_cast<std::size_t>(r) * words + static_cast<std::size_t>(b / 64)];
+    return held[static_cast<std::size_t>(r) * words + (static_cast<std::size_t>(b) >> 6)];
   };
-  auto holds = [&](rank_t r, std::int64_t b) { return ((bit(r, b) >> (b % 64)) & 1U) != 0; };
-  for (std::int64_t b = 0; b < n; ++b) bit(root, b) |= std::uint64_t{1} << (b % 64);
+  auto holds = [&](rank_t r, std::int64_t b) { return ((bit(r, b) >> (static_cast<std::size_t>(b) & 63)) & 1U) != 0; };
+  for (std::int64_t b = 0; b < n; ++b) bit(root, b) |= std::uint64_t{1} << (static_cast<std::size_t>(b) & 63);
   std::vector<RoundStep> steps(static_cast<std::size_t>(p));
   const std::string tag = "root=" + std::to_string(root) + " n=" + std::to_string(n) + " round ";
   for (std::int64_t i = 0; i < rounds; ++i) {
     for (rank_t r = 0; r < p; ++r) steps[static_cast<std::size_t>(r)] = views[static_cast<std::size_t>(r)].step(i);
-    // Every send is matched by the receive at the other end, and the sender
-    // holds the block before the round (one-ported: one of each per rank).
+    // Every send is matched by the receive at the other end, the sender holds
+    // the block before the round (one-ported: one of each per rank), and then
+    // the receive lands (rank r's own send was checked first).
+    bool bad = false;
     for (rank_t r = 0; r < p; ++r) {
       const RoundStep& s = steps[static_cast<std::size_t>(r)];
       if (s.to >= 0) {
         const RoundStep& d = steps[static_cast<std::size_t>(s.to)];
-        if (d.from != r || d.recv_block != s.send_block) {
-          fail(rep, tag + std::to_string(i) + ": rank " + std::to_string(r) + " sends block " +
-                        std::to_string(s.send_block) + " to " + std::to_string(s.to) + ", which expects block " +
-                        std::to_string(d.recv_block) + " from " + std::to_string(d.from));
-          return rep;
-        }
-        if (!holds(r, s.send_block)) {
-          fail(rep, tag + std::to_string(i) + ": rank " + std::to_string(r) + " sends block " +
-                        std::to_string(s.send_block) + " it does not hold");
-          return rep;
-        }
+        bad |= (d.from != r) | (d.recv_block != s.send_block) | !holds(r, s.send_block);
       }
-      if (s.from >= 0 && steps[static_cast<std::size_t>(s.from)].to != r) {
-        fail(rep, tag + std::to_string(i) + ": rank " + std::to_string(r) + " waits for an unsent block");
-        return rep;
+      if (s.from >= 0) {
+        bad |= steps[static_cast<std::size_t>(s.from)].to != r;
+        bit(r, s.recv_block) |= std::uint64_t{1} << (static_cast<std::size_t>(s.recv_block) & 63);
       }
     }
-    for (rank_t r = 0; r < p; ++r) {
-      const RoundStep& s = steps[static_cast<std::size_t>(r)];
-      if (s.from >= 0) bit(r, s.recv_block) |= std::uint64_t{1} << (s.recv_block % 64);
+    if (bad) {
+      // Explain the first failure; the held sets are already past the round,
+      // so "does not hold" is judged on a sender that received nothing else.
+      for (rank_t r = 0; r < p; ++r) {
+        const RoundStep& s = steps[static_cast<std::size_t>(r)];
+        if (s.to >= 0) {
+          const RoundStep& d = steps[static_cast<std::size_t>(s.to)];
+          if (d.from != r || d.recv_block != s.send_block) {
+            fail(rep, tag + std::to_string(i) + ": rank " + std::to_string(r) + " sends block " +
+                          std::to_string(s.send_block) + " to " + std::to_string(s.to) + ", which expects block " +
+                          std::to_string(d.recv_block) + " from " + std::to_string(d.from));
+            return rep;
+          }
+        }
+        if (s.from >= 0 && steps[static_cast<std::size_t>(s.from)].to != r) {
+          fail(rep, tag + std::to_string(i) + ": rank " + std::to_string(r) + " waits for an unsent block");
+          return rep;
+        }
+      }
+      fail(rep, tag + std::to_string(i) + ": a rank sends a block it does not hold");
+      return rep;
     }
     ++rep.broadcast_rounds_simulated;
   }
@@ -162,11 +174,74 @@ std::vector<std::int64_t> default_block_counts(const Circulant& g) {
   return ns;
 }
 
+namespace {
+
+// Conditions 1-4 for all ranks without messages, branch-free per entry: the
+// common case of check_conditions (which explains failures in a second pass).
+bool conditions_hold(const Circulant& g, std::span<const std::int8_t> base, std::span<const std::int8_t> recv,
+                     std::span<const std::int8_t> send) {
+  using u64 = std::uint64_t;
+  const rank_t p = g.p();
+  const int q = g.q();
+  const auto uq = static_cast<std::size_t>(q);
+  const auto range = static_cast<unsigned>(2 * q);  // v + q in [0, 2q) for v in [-q, q)
+  const u64 negatives = (u64{1} << q) - 1;          // bits v + q for v in [-q, -1]
+  u64 bad = 0;
+  for (rank_t r = 0; r < p; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const std::int8_t* rr = recv.data() + ur * uq;
+    const std::int8_t* sr = send.data() + ur * uq;
+    if (r == 0) {
+      for (int k = 0; k < q; ++k) bad |= static_cast<u64>(sr[k] != k);
+    } else {
+      const int b = base[ur];
+      bad |= static_cast<u64>(b < 0 || b >= q);
+      // Condition 3: the q entries are in range and cover exactly
+      // {-q..-1} \ {b-q} U {b}. Condition 4: each send is b-q or an
+      // earlier receive.
+      u64 seen = 0;
+      u64 held = u64{1} << (b & 63);
+      for (int k = 0; k < q; ++k) {
+        const auto iv = static_cast<unsigned>(rr[k] + q);
+        const auto is = static_cast<unsigned>(sr[k] + q);
+        bad |= static_cast<u64>(iv >= range) | static_cast<u64>(is >= range);
+        bad |= ~(held >> (is & 63)) & 1;
+        const u64 bit = u64{1} << (iv & 63);
+        seen |= bit;
+        held |= bit;
+      }
+      const u64 expected = (negatives & ~(u64{1} << (b & 63))) | (u64{1} << ((b + q) & 63));
+      bad |= static_cast<u64>(seen != expected);
+    }
+  }
+  // Condition 1 for every rank r and round k: recv[r][k] == send[f][k],
+  // f = r - skip[k] mod p. Over all r this is also Condition 2 (r = t - skip[k]
+  // runs through all ranks as t does). Per k, two ranges of r without a wrap.
+  for (int k = 0; k < q; ++k) {
+    const auto uk = static_cast<std::size_t>(k);
+    const auto sk = static_cast<std::size_t>(g.skip(k));
+    const auto up = static_cast<std::size_t>(p);
+    const std::int8_t* rr = recv.data() + uk;
+    const std::int8_t* sf = send.data() + (up - sk) * uq + uk;  // f = r - skip[k] + p for r < skip[k]
+    for (std::size_t r = 0; r < sk; ++r) bad |= static_cast<u64>(rr[r * uq] != sf[r * uq]);
+    rr += sk * uq;
+    sf = send.data() + uk;  // f = r - skip[k] for r >= skip[k]
+    for (std::size_t r = 0; r < up - sk; ++r) bad |= static_cast<u64>(rr[r * uq] != sf[r * uq]);
+  }
+  return bad == 0;
+}
+
+}  // namespace
+
 void check_conditions(const Circulant& g, std::span<const std::int8_t> base, std::span<const std::int8_t> recv,
                       std::span<const std::int8_t> send, VerifyReport& rep) {
   const rank_t p = g.p();
   const int q = g.q();
   const auto uq = static_cast<std::size_t>(q);
+  if (conditions_hold(g, base, recv, send)) {
+    rep.ranks_checked += p;
+    return;
+  }
   for (rank_t r = 0; r < p; ++r) {
     const auto ur = static_cast<std::size_t>(r);
     check_local(g, r, base[ur], recv.subspan(ur * uq, uq), send.subspan(ur * uq, uq), rep);
@@ -188,26 +263,55 @@ VerifyReport verify_exhaustive(rank_t p, const std::vector<std::int64_t>& block_
   const Circulant g(p);
   const int q = g.q();
   const auto uq = static_cast<std::size_t>(q);
-  const auto listed = list_baseblocks(g);
+  // The all-roots schedules: the O(p) baseblock listing and every receive
+  // schedule (the fast path, and Observation 2 for even p).
+  const AllRootsSchedule all(g);
+  std::vector<std::int8_t> base(static_cast<std::size_t>(p));
   std::vector<std::int8_t> recv(static_cast<std::size_t>(p) * uq);
   std::vector<std::int8_t> send(static_cast<std::size_t>(p) * uq);
   int rb[kMaxQ];
-  int sb[kMaxQ];
+  // Pass 1: the search (Alg. 4-5) for every rank, the reference for every
+  // receive schedule, with its work bounds; Alg. 3 against the listing.
   for (rank_t r = 0; r < p; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
     const int b = g.baseblock(r);
-    if (b != listed[static_cast<std::size_t>(r)]) fail(rep, "r=" + std::to_string(r) + ": baseblock listing disagrees");
-    ScheduleWork wr;
+    if (b != all.baseblock(r)) fail(rep, "r=" + std::to_string(r) + ": baseblock listing disagrees");
+    base[ur] = static_cast<std::int8_t>(b);
     ScheduleWork ws;
-    g.recv_schedule(r, b, std::span<int>(rb, uq), wr);
-    g.send_schedule(r, b, std::span<int>(sb, uq), ws);
-    wr.violations = ws.violations;
-    check_work(g, r, wr, rep);
+    g.recv_schedule(r, b, std::span<int>(rb, uq), ws);
+    check_work(g, r, ws, rep);
+    for (std::size_t k = 0; k < uq; ++k) recv[ur * uq + k] = static_cast<std::int8_t>(rb[k]);
+  }
+  // Pass 2: the fused fast path (the entries it would search for read pass
+  // 1's table) and the all-roots schedules must reproduce the search; the
+  // send schedules go to the conditions.
+  int rf[kMaxQ];
+  int sf[kMaxQ];
+  for (rank_t r = 0; r < p; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    ScheduleWork wf;
+    if (g.schedule(r, std::span<int>(rf, uq), std::span<int>(sf, uq), recv, wf) != base[ur])
+      fail(rep, "r=" + std::to_string(r) + ": fast path baseblock disagrees");
+    check_work(g, r, wf, rep);
+    const std::int8_t* ref = recv.data() + ur * uq;
+    const auto from_all = all.recv(r);
+    bool differ = false;
     for (std::size_t k = 0; k < uq; ++k) {
-      recv[static_cast<std::size_t>(r) * uq + k] = static_cast<std::int8_t>(rb[k]);
-      send[static_cast<std::size_t>(r) * uq + k] = static_cast<std::int8_t>(sb[k]);
+      differ |= (rf[k] != ref[k]) | (from_all[k] != ref[k]);
+      send[ur * uq + k] = static_cast<std::int8_t>(sf[k]);
+    }
+    if (differ) {
+      for (std::size_t k = 0; k < uq; ++k) {
+        if (rf[k] != ref[k])
+          fail(rep, at(r, static_cast<int>(k)) + ": fast receive path " + std::to_string(rf[k]) + ", search " +
+                        std::to_string(ref[k]));
+        if (from_all[k] != ref[k])
+          fail(rep, at(r, static_cast<int>(k)) + ": all-roots schedule " + std::to_string(from_all[k]) + ", search " +
+                        std::to_string(ref[k]));
+      }
     }
   }
-  check_conditions(g, listed, recv, send, rep);
+  check_conditions(g, base, recv, send, rep);
   if (rep.failures == 0)
     for (std::int64_t n : block_counts) rep.merge(simulate_broadcast(p, 0, n));
   return rep;
@@ -220,24 +324,29 @@ VerifyReport verify_ranks(rank_t p, const std::vector<rank_t>& ranks) {
   const int q = g.q();
   const auto uq = static_cast<std::size_t>(q);
   int rb[kMaxQ];
-  int sb[kMaxQ];
+  int rf[kMaxQ];
+  int sf[kMaxQ];
   int other[kMaxQ];
+  int other_send[kMaxQ];
   for (rank_t r : ranks) {
     const int b = g.baseblock(r);
-    ScheduleWork wr;
     ScheduleWork ws;
-    g.recv_schedule(r, b, std::span<int>(rb, uq), wr);
-    g.send_schedule(r, b, std::span<int>(sb, uq), ws);
-    wr.violations = ws.violations;
-    check_work(g, r, wr, rep);
-    check_local<int>(g, r, b, std::span<const int>(rb, uq), std::span<const int>(sb, uq), rep);
+    ScheduleWork wf;
+    g.recv_schedule(r, b, std::span<int>(rb, uq), ws);  // the search: the reference
+    if (g.schedule(r, std::span<int>(rf, uq), std::span<int>(sf, uq), wf) != b)
+      fail(rep, "r=" + std::to_string(r) + ": fast path baseblock disagrees");
+    for (std::size_t k = 0; k < uq; ++k)
+      if (rf[k] != rb[k]) fail(rep, at(r, static_cast<int>(k)) + ": fast receive path disagrees with the search");
+    ws.violations = wf.violations;
+    check_work(g, r, ws, rep);
+    check_local<int>(g, r, b, std::span<const int>(rb, uq), std::span<const int>(sf, uq), rep);
     for (int k = 0; k < q; ++k) {
       const rank_t f = g.from(r, k);
-      g.send_schedule(f, g.baseblock(f), std::span<int>(other, uq));
-      if (other[k] != rb[k]) fail(rep, at(r, k) + ": condition 1 violated");
+      g.schedule(f, std::span<int>(other, uq), std::span<int>(other_send, uq));
+      if (other_send[k] != rb[k]) fail(rep, at(r, k) + ": condition 1 violated");
       const rank_t t = g.to(r, k);
-      g.recv_schedule(t, g.baseblock(t), std::span<int>(other, uq));
-      if (other[k] != sb[k]) fail(rep, at(r, k) + ": condition 2 violated");
+      g.recv_schedule_search(t, g.baseblock(t), std::span<int>(other, uq));
+      if (other[k] != sf[k]) fail(rep, at(r, k) + ": condition 2 violated");
     }
     ++rep.ranks_checked;
   }

@@ -102,7 +102,11 @@ TEST(Cli, ScheduleOfOneProcess) {
 TEST(Cli, BadInputGivesOneLineAndExitTwo) {
   for (const char* args :
        {"schedule -p 0", "schedule -p 5 --root 5", "schedule -p 5 --root -1", "schedule -p abc",
-        "schedule -p 2147483648", "verify --from 10 --to 5", "bench schedules --from 0 --to 3", "nosuchcommand", ""}) {
+        "schedule -p 2147483648", "verify --from 10 --to 5", "bench schedules --from 0 --to 3", "nosuchcommand", "",
+        "simulate bcast -p 0 -m 10", "simulate bcast -p 5 -m 10 --root 5", "simulate reduce -p 5 -m -1",
+        "simulate bcast -p 5 -m 10 --algorithm nosuch", "simulate allfoo -p 5 -m 10",
+        "simulate reduce -p 5 -m 10 --noncommutative --algorithm circulant", "simulate bcast -p 5 -m 10 -n -3",
+        "simulate bcast -p 5 -m 10 --elem-size 4"}) {
     const CliRun r = run_stderr(args);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_FALSE(r.out.empty()) << args;
@@ -123,6 +127,55 @@ TEST(Cli, VerifySampledPowersOfTwo) {
   const CliRun r = run("verify --from 1 --to 2147483647 --pow2 --sample-ranks 20");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("failures=0"), std::string::npos);
+}
+
+TEST(Cli, SimulateJsonContract) {
+  const CliRun r = run("simulate bcast -p 1000 -m 1048576 -n 16 --root 7 --alpha 3e-6 --beta 2e-10 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"op", "p", "m", "n", "rounds", "lower_bound_rounds", "model_time", "baselines"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["op"], "bcast");
+  EXPECT_EQ(j["algorithm"], "circulant");
+  EXPECT_EQ(j["n"], 16);
+  EXPECT_EQ(j["rounds"], 16 - 1 + 10);
+  EXPECT_EQ(j["lower_bound_rounds"], 16 - 1 + 10);
+  EXPECT_TRUE(j["data_flow"]["ok"]);
+  EXPECT_EQ(j["max_bytes_received"], 1048576);
+  // (n-1+q)(alpha + beta m/n), computed here independently.
+  EXPECT_NEAR(j["model_time"].get<double>(), 25 * (3e-6 + 2e-10 * 65536), 1e-12);
+  for (const char* b : {"binomial", "chain", "binary_tree", "scatter_allgather"}) {
+    ASSERT_TRUE(j["baselines"].contains(b)) << b;
+    EXPECT_EQ(j["baselines"][b]["method"], "simulated") << b;
+    EXPECT_GT(j["baselines"][b]["model_time"].get<double>(), j["model_time"].get<double>()) << b;
+  }
+  EXPECT_NEAR(j["baselines"]["binomial"]["model_time"].get<double>(), 10 * (3e-6 + 2e-10 * 1048576), 1e-12);
+}
+
+TEST(Cli, SimulateReductions) {
+  const CliRun c = run("simulate reduce -p 37 -m 4000 --root 36 --elem-size 4 --json");
+  ASSERT_EQ(c.code, 0) << c.out;
+  const auto jc = nlohmann::json::parse(c.out);
+  EXPECT_EQ(jc["algorithm"], "circulant");
+  EXPECT_EQ(jc["rounds"], jc["lower_bound_rounds"]);
+  EXPECT_TRUE(jc["data_flow"]["ok"]);
+  const CliRun o = run("simulate reduce -p 37 -m 4000 --root 5 --noncommutative --json");
+  ASSERT_EQ(o.code, 0) << o.out;
+  const auto jo = nlohmann::json::parse(o.out);
+  EXPECT_EQ(jo["algorithm"], "binomial_ordered");
+  EXPECT_EQ(jo["data_flow"]["mode"], "interval");
+  EXPECT_TRUE(jo["data_flow"]["ok"]);
+}
+
+// The acceptance run: a million and three ranks, 16 MiB.
+TEST(Cli, SimulateMillionRanks) {
+  const CliRun r = run("simulate bcast -p 1000003 -m 16777216 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rounds"], j["n"].get<int>() - 1 + 20);
+  EXPECT_EQ(j["rounds"], j["lower_bound_rounds"]);
+  EXPECT_TRUE(j["data_flow"]["ok"]);
+  EXPECT_EQ(j["data_flow"]["tracked_blocks"], j["n"]);
 }
 
 TEST(Cli, BenchSchedulesEndsWithNsPerRank) {

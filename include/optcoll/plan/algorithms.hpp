@@ -1,6 +1,6 @@
 // The plan registry: every algorithm optcoll can run, as data. Selection by
-// name (e.g. from OPTCOLL_BCAST / OPTCOLL_REDUCE) or by the default rules in
-// select_algorithm().
+// name (OPTCOLL_BCAST=<name>, OPTCOLL_REDUCE=<name>, `--algorithm` in the
+// CLI) or by the default rules of select_algorithm().
 #pragma once
 
 #include <memory>
@@ -8,22 +8,78 @@
 #include <string_view>
 
 #include "optcoll/plan/plan.hpp"
+#include "optcoll/schedule/all_roots.hpp"
+
+namespace optcoll::trees {
+class TreeSchedule;
+}
 
 namespace optcoll::plan {
 
-// Everything a plan factory may use. `graph` is the circulant graph of spec.p
-// (cached per communicator by the MPI layer, per run by the simulator).
+// Everything a plan factory may use; it must outlive the plans made from it.
+// `graph` is the circulant graph of spec.p (cached per communicator by the
+// MPI layer, per run by the simulator). `all_roots` (every rank's receive
+// schedule) and `layout` (the caller's buffer layout: one group per rank) are
+// set for the collectives that need them: allgather, reduce_scatter,
+// allreduce, gather, scatter.
 struct PlanContext {
   PlanSpec spec;
   const schedule::Circulant* graph = nullptr;
+  const schedule::AllRootsSchedule* all_roots = nullptr;
+  const BlockLayout* layout = nullptr;
+  // gather/scatter "tree": the tree and its rounds (trees/schedule.hpp),
+  // rooted at spec.root, over the layout's groups.
+  const trees::TreeSchedule* tree = nullptr;
 };
 
 using PlanFactory = std::unique_ptr<RankPlan> (*)(const PlanContext&, rank_t rank);
+
+// Whether plans of op take their layout from PlanContext::layout (one group
+// per rank) and need the all-roots schedule.
+constexpr bool has_rank_groups(Collective op) noexcept {
+  return op == Collective::gather || op == Collective::scatter || op == Collective::allgather ||
+         op == Collective::reduce_scatter || op == Collective::allreduce;
+}
+
+// The allreduce layout: count elements split into p adjacent groups of n
+// blocks (reduce-scatter + allgather work on the groups), followed by three
+// scratch copies of the whole vector, groups [p, 2p), [2p, 3p), [3p, 4p)
+// (the small-vector algorithms' partial results; executors allocate a
+// scratch copy only when a plan touches it).
+BlockLayout allreduce_layout(std::int64_t count, rank_t p, std::int64_t n);
+
+// Owns everything a PlanContext points to, for callers without a cache (the
+// simulator, the CLI, tests): the graph, the all-roots schedule when the
+// operation needs it, and the layout (given, or spec.count split evenly
+// into one group per rank with spec.blocks blocks each).
+class PlanSetup {
+ public:
+  explicit PlanSetup(const PlanSpec& spec);
+  PlanSetup(const PlanSpec& spec, BlockLayout layout);
+  PlanSetup(const PlanSetup&) = delete;
+  PlanSetup& operator=(const PlanSetup&) = delete;
+  const PlanContext& context() const noexcept { return ctx_; }
+
+ private:
+  schedule::Circulant graph_;
+  std::unique_ptr<schedule::AllRootsSchedule> all_roots_;
+  std::unique_ptr<BlockLayout> layout_;
+  PlanContext ctx_;
+};
+
+// How an algorithm uses spec.blocks.
+enum class Blocking : std::uint8_t {
+  one,       // always one block (the whole buffer)
+  n,         // spec.blocks blocks (pipelined)
+  per_rank,  // p blocks, one per rank
+};
 
 struct AlgorithmInfo {
   Collective op;
   std::string_view name;
   bool needs_commutative;  // only valid for commutative operators
+  bool baseline;           // a classic algorithm, for comparison
+  Blocking blocking;
   PlanFactory make;
   std::string_view summary;
 };
@@ -34,14 +90,41 @@ std::span<const AlgorithmInfo> algorithms() noexcept;
 const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexcept;
 
 // The default choice for spec: circulant where it is valid, the ordered
-// binomial reduction for non-commutative operators.
+// binomial reduction for non-commutative operators, else the first valid
+// algorithm registered for spec.op. Precondition: spec.op has one.
 const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept;
 
 std::string_view to_string(Collective op) noexcept;
 
-// The algorithms, also callable directly.
+// The algorithms, also callable directly. Each lives in <op>_<name>.cpp.
 std::unique_ptr<RankPlan> make_bcast_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_bcast_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_bcast_chain(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_bcast_binary_tree(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_bcast_scatter_allgather(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_chain(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_binary_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_binomial_ordered(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allgather_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_scatter_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_bruck(const PlanContext& ctx, rank_t rank);
+// Lang 2025's Algorithm 1 exactly as printed, whose special rounds are
+// visited in the wrong order (see allreduce_bruck.cpp); tests only.
+std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scan_doubling(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_exscan_doubling(const PlanContext& ctx, rank_t rank);
+// Gather/scatter trees (Traff 2018; gather_tree.cpp, gather_adaptive_binomial.cpp).
+std::unique_ptr<RankPlan> make_gather_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_gather_adaptive_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_adaptive_binomial(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_gather_linear(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_linear(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank);
 
 }  // namespace optcoll::plan

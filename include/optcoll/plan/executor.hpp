@@ -1,8 +1,11 @@
 // The executor interface: the few primitives a plan needs, implemented twice,
-// by the MPI executor (mpi/) and by the simulator (sim/). run_round() is the
+// by the MPI executor (mpi/) and by the simulator (sim/). post_round() is the
 // only code that walks a plan; executors never see an algorithm.
 #pragma once
 
+#include <span>
+
+#include "optcoll/error.hpp"
 #include "optcoll/plan/plan.hpp"
 
 namespace optcoll::plan {
@@ -10,26 +13,39 @@ namespace optcoll::plan {
 class Executor {
  public:
   virtual ~Executor() = default;
-  // Post a send of block `block` (elements seg of the working buffer) to `to`.
-  virtual void send(rank_t to, std::int64_t block, Segment seg) = 0;
-  // Post a receive from `from` into block `block`, to be copied or combined
-  // into the working buffer as `action` says once it has arrived.
-  virtual void recv(rank_t from, std::int64_t block, Segment seg, Action action) = 0;
-  // Complete everything posted in this round and apply the receive actions.
+  // Post a send to `to` of the blocks in `runs` (one message, packed in
+  // order). Completes by the next wait().
+  virtual void send(rank_t to, std::span<const BlockRun> runs) = 0;
+  // Post a receive from `from` of the blocks in `runs`, to be copied or
+  // combined into the working buffer as `action` says by the next wait().
+  virtual void recv(rank_t from, std::span<const BlockRun> runs, Action action) = 0;
+  // Queue a local copy or combination, applied after this round's receive
+  // (in the order queued) by the next wait().
+  virtual void local(const LocalOp& op);
+  // Complete everything posted in this round, apply the receive action, then
+  // the queued local operations.
   virtual void wait() = 0;
 };
 
-// Posts round i of `plan` on `ex` (no wait).
-inline void post_round(const RankPlan& plan, std::int64_t i, Executor& ex) {
-  const Step s = plan.step(i);
-  if (s.recv_from >= 0) ex.recv(s.recv_from, s.recv_block, plan.layout().block(s.recv_block), s.on_recv);
-  if (s.send_to >= 0) ex.send(s.send_to, s.send_block, plan.layout().block(s.send_block));
+inline void Executor::local(const LocalOp&) {
+  throw Error(Errc::internal, "this executor does not apply local operations");
+}
+
+// Posts round i of `plan` on `ex` (no wait); `scratch` is reused across
+// rounds so that steady-state rounds do not allocate.
+inline void post_round(const RankPlan& plan, std::int64_t i, Step& scratch, Executor& ex) {
+  scratch.clear();
+  plan.step(i, scratch);
+  if (scratch.recv_from >= 0) ex.recv(scratch.recv_from, scratch.recv, scratch.on_recv);
+  if (scratch.send_to >= 0) ex.send(scratch.send_to, scratch.send);
+  for (const LocalOp& op : scratch.local) ex.local(op);
 }
 
 // Runs a whole plan for one rank: every round posted, then completed.
 inline void run(const RankPlan& plan, Executor& ex) {
+  Step scratch;
   for (std::int64_t i = 0; i < plan.rounds(); ++i) {
-    post_round(plan, i, ex);
+    post_round(plan, i, scratch, ex);
     ex.wait();
   }
 }

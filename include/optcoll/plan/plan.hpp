@@ -3,13 +3,22 @@
 // arrives. The simulator (sim/) and the MPI executor (mpi/) both run plans;
 // neither contains an algorithm of its own.
 //
-// Data is addressed in blocks: a rank's working buffer of `count` elements is
-// split into blocks by a BlockLayout, and a step names block indices. A plan
-// is one-ported: at most one send and one receive per rank per round.
+// Data is addressed in blocks. A rank's working buffer is described by a
+// BlockLayout: `groups` contiguous element ranges (one per root for the
+// all-to-all collectives, a single one for Bcast/Reduce), each split into the
+// same number n of blocks; block id g*n + j is block j of group g. Scratch
+// groups, appended after the data groups, are extra accumulators that
+// mirror a data group (same size, same elements of the result): block j of a
+// scratch group has the *position* of block j of its data group. A step names
+// runs of consecutive block ids; several runs travel as one packed message;
+// what is sent and where it lands must have the same positions. A plan is
+// one-ported: at most one send and one receive per rank per round; after the
+// round's receive it may copy or combine blocks locally.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "optcoll/schedule/circulant.hpp"
 
@@ -26,50 +35,163 @@ enum class Action : std::uint8_t {
   combine_after,   // own = own (+) in
 };
 
+// Elements [offset, offset + count) of a working buffer.
 struct Segment {
-  std::int64_t offset = 0;  // in elements
+  std::int64_t offset = 0;
   std::int64_t count = 0;
 };
 
-struct Step {
-  rank_t send_to = -1;  // -1: no send this round
-  std::int64_t send_block = -1;
-  rank_t recv_from = -1;  // -1: no receive this round
-  std::int64_t recv_block = -1;
-  Action on_recv = Action::copy;
+// Block ids [first, first + count).
+struct BlockRun {
+  std::int64_t first = 0;
+  std::int64_t count = 1;
 };
 
-// `count` elements split into n blocks as evenly as possible: the first
-// count mod n blocks hold one element more. O(1) per query.
+// A local copy or combination, `to` (+)= `from`, after the round's receive.
+struct LocalOp {
+  BlockRun from;
+  BlockRun to;
+  Action action = Action::copy;
+};
+
+// One round of one rank. Executors reuse one Step (capacity kept), so plans
+// generate steps without allocating after the first rounds.
+struct Step {
+  rank_t send_to = -1;    // -1: no send this round
+  rank_t recv_from = -1;  // -1: no receive this round
+  Action on_recv = Action::copy;
+  std::vector<BlockRun> send;  // packed in this order
+  std::vector<BlockRun> recv;  // unpacked in this order
+  std::vector<LocalOp> local;  // applied in this order, after the receive
+
+  void clear() noexcept {
+    send_to = recv_from = -1;
+    on_recv = Action::copy;
+    send.clear();
+    recv.clear();
+    local.clear();
+  }
+  void send_block(rank_t to, std::int64_t block) {
+    send_to = to;
+    send.push_back({block, 1});
+  }
+  void recv_block(rank_t from, std::int64_t block, Action a) {
+    recv_from = from;
+    on_recv = a;
+    recv.push_back({block, 1});
+  }
+};
+
+// `groups` element ranges, each split into n blocks as evenly as possible
+// (the first count mod n blocks of a group hold one element more; blocks of
+// a small group may be empty). O(1) per query.
 class BlockLayout {
  public:
   BlockLayout() = default;
+  // One group: elements [0, count) in n blocks.
   BlockLayout(std::int64_t count, std::int64_t n);
-  std::int64_t count() const noexcept { return count_; }
-  std::int64_t blocks() const noexcept { return n_; }
-  Segment block(std::int64_t j) const noexcept {
-    const std::int64_t extra = j < rem_ ? j : rem_;
-    return {j * base_ + extra, base_ + (j < rem_ ? 1 : 0)};
+  // Group g covers elements [groups[g].offset, + groups[g].count).
+  BlockLayout(std::vector<Segment> groups, std::int64_t n);
+
+  std::int64_t blocks_per_group() const noexcept { return n_; }
+  std::int64_t groups() const noexcept { return static_cast<std::int64_t>(groups_.size()); }
+  std::int64_t blocks() const noexcept { return n_ * groups(); }
+  const Segment& group(std::int64_t g) const noexcept { return groups_[static_cast<std::size_t>(g)]; }
+  // Elements of group 0 (all elements for a one-group layout).
+  std::int64_t count() const noexcept { return groups_.empty() ? 0 : groups_[0].count; }
+  // One past the highest element any group covers.
+  std::int64_t extent() const noexcept { return extent_; }
+
+  Segment block(std::int64_t id) const noexcept {
+    const std::int64_t g = groups_.size() == 1 ? 0 : id / n_;
+    const std::int64_t j = id - g * n_;
+    const Segment& s = groups_[static_cast<std::size_t>(g)];
+    const std::int64_t base = s.count / n_;
+    const std::int64_t rem = s.count % n_;
+    return {s.offset + j * base + (j < rem ? j : rem), base + (j < rem ? 1 : 0)};
   }
-  std::int64_t largest_block() const noexcept { return base_ + (rem_ > 0 ? 1 : 0); }
+  // Whether consecutive groups are adjacent in memory, in order (then any
+  // run of blocks is one segment; otherwise a run must stay in one group).
+  bool dense() const noexcept { return dense_; }
+  // Whether the run names existing blocks that are one segment of memory.
+  bool valid(const BlockRun& r) const noexcept {
+    if (r.count < 1 || r.first < 0 || r.first + r.count > blocks()) return false;
+    return dense_ || r.first / n_ == (r.first + r.count - 1) / n_;
+  }
+  // Elements of run r (precondition: valid(r)).
+  Segment run(const BlockRun& r) const noexcept {
+    const Segment a = block(r.first);
+    const Segment b = block(r.first + r.count - 1);
+    return {a.offset, b.offset + b.count - a.offset};
+  }
+  std::int64_t largest_block() const noexcept;
+
+  // Appends a scratch group mirroring data group `of`, after everything so
+  // far in memory; returns its index.
+  std::int64_t add_scratch(std::int64_t of);
+  // Groups [0, data_groups()) are the collective's data; elements
+  // [0, data_extent()) are the caller's buffer, the rest executor scratch.
+  std::int64_t data_groups() const noexcept { return data_groups_; }
+  std::int64_t data_extent() const noexcept { return data_extent_; }
+  bool is_data(std::int64_t id) const noexcept { return id / n_ < data_groups_; }
+  // The data block whose elements block `id` stands for.
+  std::int64_t position(std::int64_t id) const noexcept {
+    const std::int64_t g = id / n_;
+    return g < data_groups_ ? id : mirror_[static_cast<std::size_t>(g - data_groups_)] * n_ + (id - g * n_);
+  }
+
+  // The groups with at least one element, ascending: plans that touch every
+  // group (allgather, reduce-scatter) iterate these, so that ranks without
+  // data cost nothing.
+  const std::vector<std::int64_t>& nonempty_groups() const noexcept { return nonempty_; }
+
+  // count elements split into `groups` adjacent groups as evenly as possible
+  // (the first count mod groups hold one more), each in n blocks.
+  static BlockLayout split(std::int64_t count, std::int64_t groups, std::int64_t n);
 
  private:
-  std::int64_t count_ = 0;
-  std::int64_t n_ = 0;
-  std::int64_t base_ = 0;
-  std::int64_t rem_ = 0;
+  std::vector<Segment> groups_;
+  std::vector<std::int64_t> nonempty_;  // data groups only
+  std::vector<std::int64_t> mirror_;    // per scratch group
+  std::int64_t n_ = 1;
+  std::int64_t extent_ = 0;
+  std::int64_t data_groups_ = 0;
+  std::int64_t data_extent_ = 0;
+  bool dense_ = true;
 };
 
-// One rank's part of a plan, generated lazily: step(i) is O(1).
+// One rank's part of a plan, generated lazily: step(i) is O(1) per block
+// named in the step.
 class RankPlan {
  public:
   virtual ~RankPlan() = default;
   virtual std::int64_t rounds() const noexcept = 0;
-  virtual Step step(std::int64_t i) const noexcept = 0;
+  // Fills `out` (cleared by the caller) with round i, 0 <= i < rounds().
+  virtual void step(std::int64_t i, Step& out) const = 0;
+  // How the working buffer is split into blocks; the same at every rank.
   virtual const BlockLayout& layout() const noexcept = 0;
 };
 
-enum class Collective : std::uint8_t { bcast, reduce };
+// The data semantics of a plan, which the simulator checks (sim/). Copy
+// collectives move source blocks; reductions combine contributions. For the
+// group-structured ones, group g of the layout belongs to rank g.
+enum class Collective : std::uint8_t {
+  bcast,           // the root's blocks end at every rank
+  gather,          // rank g's group ends at the root
+  scatter,         // the root's group g ends at rank g
+  allgather,       // rank g's group ends at every rank
+  reduce,          // every block, combined over all ranks, ends at the root
+  reduce_scatter,  // group g, combined over all ranks, ends at rank g
+  allreduce,       // every block, combined over all ranks, ends at every rank
+  scan,            // every block, combined over ranks 0..r, ends at rank r
+  exscan,          // every block, combined over ranks 0..r-1, ends at rank r > 0
+};
+
+// Whether the working buffers combine contributions (else they copy).
+constexpr bool is_reduction(Collective op) noexcept {
+  return op == Collective::reduce || op == Collective::reduce_scatter || op == Collective::allreduce ||
+         op == Collective::scan || op == Collective::exscan;
+}
 
 // What a plan is asked to do; shared by every rank's RankPlan.
 struct PlanSpec {

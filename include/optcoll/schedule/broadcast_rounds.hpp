@@ -41,7 +41,7 @@ class BroadcastRounds {
   std::int64_t blocks() const noexcept { return n_; }
   const Circulant& graph() const noexcept { return *g_; }
 
-  // Precondition: 0 <= i < rounds().
+  // Precondition: 0 <= i < rounds(). Inline: simulators call it p times a round.
   RoundStep step(std::int64_t i) const noexcept;
 
   // Raw (uncapped, possibly negative) block indices of round i, before the
@@ -60,5 +60,35 @@ class BroadcastRounds {
   std::array<std::int8_t, kMaxQ> recv_{};
   std::array<std::int8_t, kMaxQ> send_{};
 };
+
+inline RoundStep BroadcastRounds::step(std::int64_t i) const noexcept {
+  RoundStep s;
+  const int q = g_->q();
+  // Round i is the paper's round j = i + x: k = j mod q, phase j div q (one
+  // division for both).
+  const std::int64_t j = i + x_;
+  const std::int64_t phase = j / q;
+  const auto k = static_cast<int>(j - phase * q);
+  const std::int64_t offset = q * phase - x_;
+  const rank_t p = g_->p();
+  const rank_t v = vrank_;
+  auto real = [&](rank_t u) { return u + root_ >= p ? u + root_ - p : u + root_; };
+  const rank_t t = g_->to(v, k);
+  if (t != 0) {
+    const std::int64_t b = send_[static_cast<std::size_t>(k)] + offset;
+    if (b >= 0) {
+      s.to = real(t);
+      s.send_block = b < n_ ? b : n_ - 1;
+    }
+  }
+  if (v != 0) {
+    const std::int64_t b = recv_[static_cast<std::size_t>(k)] + offset;
+    if (b >= 0) {
+      s.from = real(g_->from(v, k));
+      s.recv_block = b < n_ ? b : n_ - 1;
+    }
+  }
+  return s;
+}
 
 }  // namespace optcoll::schedule

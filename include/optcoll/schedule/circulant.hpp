@@ -32,10 +32,11 @@ struct ScheduleWork {
   int descents = 0;    // "recursive calls" of ALLBLOCKS in the iterative search
   int scans = 0;       // candidate skip indices examined (<= 2q + 2*descents)
   int violations = 0;  // send-schedule entries that needed a neighbour's receive entry
+  int fallbacks = 0;   // receive entries the fast path took from the search (see recv_schedule)
 };
 
 // The circulant graph of p processes and the schedule computations on it.
-// A plain value type (about 270 bytes): build once per p, share freely.
+// A plain value type (about 570 bytes): build once per p, share freely.
 class Circulant {
  public:
   // Throws optcoll::Error(Errc::invalid_p) unless 1 <= p <= kMaxP.
@@ -53,13 +54,31 @@ class Circulant {
   // Receive schedule of virtual rank r (Alg. 4-5): out[k] for 0 <= k < q.
   // Exactly one entry is non-negative, the baseblock b (Condition 3); the
   // others are {-1..-q} \ {b-q}. b must be baseblock(r). O(q).
+  // Computed from the from-neighbours' send entries (Condition 1, read off
+  // r's own walk through Alg. 6); entries where Alg. 6 would need this very
+  // receive entry come from the search. Same result as recv_schedule_search.
   void recv_schedule(rank_t r, int b, std::span<int> out) const noexcept;
+
+  // The receive-schedule search of Alg. 4-5 itself. O(q).
+  void recv_schedule_search(rank_t r, int b, std::span<int> out) const noexcept;
 
   // Send schedule of virtual rank r (Alg. 6): out[k] == recv_schedule of
   // (r + skip[k]) mod p at k (Conditions 1-2). b must be baseblock(r). O(q).
   void send_schedule(rank_t r, int b, std::span<int> out) const noexcept;
 
-  // Instrumented variants, for the verifier.
+  // Baseblock, receive and send schedule of virtual rank r in one pass
+  // (cheaper than the three calls); returns the baseblock. O(q).
+  int schedule(rank_t r, std::span<int> recv, std::span<int> send) const noexcept;
+  // The same, counting send violations and receive fallbacks.
+  int schedule(rank_t r, std::span<int> recv, std::span<int> send, ScheduleWork& work) const noexcept;
+  // The same, with every rank's receive schedule at hand (all_recv: p*q
+  // entries, rank-major, e.g. from AllRootsSchedule or a verifier's search):
+  // the entries that would need the search read all_recv instead.
+  int schedule(rank_t r, std::span<int> recv, std::span<int> send, std::span<const std::int8_t> all_recv,
+               ScheduleWork& work) const noexcept;
+
+  // Instrumented variants, for the verifier: the receive variant runs the
+  // search (counting descents and scans), the send variant counts violations.
   void recv_schedule(rank_t r, int b, std::span<int> out, ScheduleWork& work) const noexcept;
   void send_schedule(rank_t r, int b, std::span<int> out, ScheduleWork& work) const noexcept;
 
@@ -68,11 +87,16 @@ class Circulant {
   rank_t from(rank_t r, int k) const noexcept { return wrap(r - skip(k) + p_); }
 
  private:
+  friend struct CirculantImpl;
   rank_t wrap(rank_t v) const noexcept { return v >= p_ ? v - p_ : v; }
 
   rank_t p_;
   int q_;
   std::array<rank_t, kMaxQ + 2> skip_{};  // skip_[q+1] is a guard (> 2p)
+  // excess_[j] = skip[0] + ... + skip[j-1] - skip[j], in [-1, j-1) (Lemma 1)
+  std::array<rank_t, kMaxQ + 1> excess_{};
+  std::array<std::int8_t, kMaxQ + 1> base_below_skip_{};  // [j] = baseblock(skip[j] - 1), 1 <= j <= q
+  rank_t prefix(int j) const noexcept { return excess_[static_cast<std::size_t>(j)] + skip(j); }
 };
 
 // One rank's complete schedule: a value type of O(q) size.

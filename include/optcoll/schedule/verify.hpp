@@ -5,15 +5,19 @@
 //  2. sendblock[k]_r == recvblock[k]_t, t = (r + skip[k]) mod p
 //  3. {recvblock[k]_r} == {-1..-q} \ {b_r - q}  U  {b_r}      (r != 0)
 //  4. sendblock[k]_r is b_r - q or some recvblock[j]_r, j < k  (r != 0)
-// the work bounds (descents <= q-1 per receive schedule, Lemma 5; scans <=
-// 2q + 2*descents, Lemma 6 corrected; send violations <= 5, Theorem 3
-// corrected: see verify.cpp), that the O(p)
-// baseblock listing agrees with Alg. 3, and then simulates Algorithm 1 round
-// by round (simulate_broadcast) for several block counts n: every rank must hold all n blocks
-// after exactly n-1+q rounds, and nobody may send a block it does not hold.
+// on the receive schedules of the search (Alg. 4-5) and the send schedules of
+// the fast path; that the fast receive path (Circulant::schedule) and the
+// all-roots schedules equal the search; the work bounds (descents <= q-1 per
+// receive search, Lemma 5; scans <= 2q + 2*descents, Lemma 6 corrected; send
+// violations <= 5, Theorem 3 corrected: see verify.cpp); that the O(p)
+// baseblock listing agrees with Alg. 3; and then simulates Algorithm 1 round
+// by round (simulate_broadcast) for several block counts n: every rank must
+// hold all n blocks after exactly n-1+q rounds, and nobody may send a block it
+// does not hold.
 //
-// Sampled mode checks conditions 1-4 and the bounds on chosen ranks only,
-// computing just their neighbours' schedules: usable for p up to 2^31-1.
+// Sampled mode checks the same per chosen rank (conditions 1-4, search
+// against fast path, the bounds), computing just their neighbours'
+// schedules: usable for p up to 2^31-1.
 #pragma once
 
 #include <cstdint>

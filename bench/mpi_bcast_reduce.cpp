@@ -1,0 +1,281 @@
+// optcoll against the native MPI_Bcast / MPI_Reduce, in the same run.
+//
+//   mpirun -n 8 build-mpi/mpi_bcast_reduce                 # native vs optcoll
+//   mpirun -n 8 build-mpi/mpi_bcast_reduce --rules         # block-count rules
+//
+// Native mode: for each size (MPI_INT elements, 8 B .. 16 MiB in powers of
+// 4, then 16 MiB) and each collective, native and optcoll alternate
+// (A B A B ...). One sample: a barrier, then a batch of back-to-back calls
+// (32 up to 8 KiB, 8 up to 128 KiB, 2 up to 1 MiB, else 1), timed from the
+// barrier's exit to the last call's return, divided by the batch, maximum
+// over ranks. (Single calls after a barrier are too noisy on an
+// oversubscribed node: whether a rank is even running when the data arrives
+// decides the time.) Medians over the repetitions. Prints size, the two
+// medians, optcoll/native, optcoll's algorithm and n.
+//
+// Rules mode: optcoll broadcast with n from the calibrated alpha-beta model,
+// from the paper's rule n = m / (F sqrt(m / ceil(log2 p))) for F = 70 and
+// the --F values, and the best n of a sweep (powers of 2 up to 256, and n
+// near each rule's choice).
+#include <fmt/core.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/mpi/select.hpp"
+#include "optcoll/optcoll.hpp"
+
+namespace {
+
+int g_rank = 0;
+int g_size = 1;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int g_batch = 1;  // calls per sample
+
+int batch_for(std::int64_t bytes) {
+  if (bytes <= (8 << 10)) return 32;
+  if (bytes <= (128 << 10)) return 8;
+  if (bytes <= (1 << 20)) return 2;
+  return 1;
+}
+
+// Time per call of a batch of g_batch calls after a barrier, maximum over
+// ranks.
+template <class F>
+double timed(F&& f) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  for (int i = 0; i < g_batch; ++i) f();
+  double t = (MPI_Wtime() - t0) / g_batch;
+  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return t;
+}
+
+int reps_for(std::int64_t bytes, int base) {
+  if (bytes <= (64 << 10)) return base;
+  if (bytes <= (1 << 20)) return std::max(base / 2, 9);
+  return std::max(base / 4, 7);
+}
+
+std::vector<std::int64_t> sizes(std::int64_t lo, std::int64_t hi) {
+  std::vector<std::int64_t> s;
+  for (std::int64_t b = lo; b <= hi; b *= 4) s.push_back(b);
+  if (s.empty() || s.back() != hi) s.push_back(hi);
+  return s;
+}
+
+std::string human(std::int64_t b) {
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= (1 << 10) && b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+void native_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::string& which) {
+  const int root = 0;
+  for (const std::string op : {"bcast", "reduce"}) {
+    if (which != "both" && which != op) continue;
+    if (g_rank == 0) {
+      fmt::print("\n{} p={}\n", op, g_size);
+      fmt::print(
+          "| size | native us | optcoll us | optcoll/native | algorithm | n |\n|---:|---:|---:|---:|---|---:|\n");
+    }
+    for (std::int64_t bytes : sizes(lo, hi)) {
+      const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
+      std::vector<int> a(static_cast<std::size_t>(count), g_rank + 1);
+      std::vector<int> b(static_cast<std::size_t>(count), 0);
+      const bool bc = op == "bcast";
+      const auto native = [&] {
+        if (bc)
+          MPI_Bcast(a.data(), static_cast<int>(count), MPI_INT, root, MPI_COMM_WORLD);
+        else
+          MPI_Reduce(a.data(), b.data(), static_cast<int>(count), MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      };
+      const auto ours = [&] {
+        if (bc)
+          optcoll::bcast(a.data(), count, MPI_INT, root, MPI_COMM_WORLD);
+        else
+          optcoll::reduce(a.data(), b.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      };
+      g_batch = batch_for(bytes);
+      native();  // warm-up (and optcoll's cache / calibration)
+      ours();
+      const int reps = reps_for(bytes, base_reps);
+      std::vector<double> tn, to;
+      for (int i = 0; i < reps; ++i) {
+        tn.push_back(timed(native));
+        to.push_back(timed(ours));
+      }
+      const optcoll::mpi::Decision d = optcoll::mpi::describe(
+          MPI_COMM_WORLD, bc ? optcoll::plan::Collective::bcast : optcoll::plan::Collective::reduce, count, MPI_INT,
+          MPI_SUM);
+      const double mn = median(tn) * 1e6;
+      const double mo = median(to) * 1e6;
+      if (g_rank == 0)
+        fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(count * 4), mn, mo, mo / mn, d.algorithm,
+                   d.blocks);
+    }
+  }
+}
+
+void rules_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::vector<double>& Fs) {
+  const int root = 0;
+  const optcoll::mpi::Decision d0 =
+      optcoll::mpi::describe(MPI_COMM_WORLD, optcoll::plan::Collective::bcast, 1 << 20, MPI_INT, MPI_SUM);
+  int q = 0;
+  while ((1 << q) < g_size) ++q;
+  if (g_rank == 0) {
+    fmt::print("\nbcast block-count rules, p={} q={}, calibrated alpha={:.3g} s beta={:.3g} s/B{}\n", g_size, q,
+               d0.measured.alpha, d0.measured.beta, d0.poll ? " (polling waits)" : "");
+    fmt::print("  8 B round {:.3g} s, fill {:.2f}, ranks/core {:.1f}, model beta {:.3g}\n", d0.measured.round_small,
+               d0.measured.fill, d0.measured.ranks_per_core, d0.model.ab.beta);
+    std::string head = "| size | model n | model us |";
+    std::string sep = "|---:|---:|---:|";
+    for (double F : Fs) {
+      head += fmt::format(" F={} n | F={} us |", F, F);
+      sep += "---:|---:|";
+    }
+    fmt::print("{} best n | best us | native us |\n{}---:|---:|---:|\n", head, sep);
+  }
+  for (std::int64_t bytes : sizes(lo, hi)) {
+    const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
+    const std::int64_t m = count * 4;
+    std::vector<int> a(static_cast<std::size_t>(count), g_rank);
+    const int reps = reps_for(bytes, base_reps);
+    g_batch = batch_for(bytes);
+    const auto run_n = [&](std::int64_t n) {
+      std::vector<double> t;
+      optcoll::bcast(a.data(), count, MPI_INT, root, MPI_COMM_WORLD, {"circulant", n});
+      for (int i = 0; i < reps; ++i)
+        t.push_back(timed([&] { optcoll::bcast(a.data(), count, MPI_INT, root, MPI_COMM_WORLD, {"circulant", n}); }));
+      return median(t);
+    };
+    const optcoll::mpi::Decision d =
+        optcoll::mpi::describe(MPI_COMM_WORLD, optcoll::plan::Collective::bcast, count, MPI_INT, MPI_SUM);
+    std::vector<std::int64_t> cand{d.blocks};
+    std::vector<std::int64_t> paper;
+    for (double F : Fs) {
+      paper.push_back(optcoll::model::paper_blocks(q, m, count, F));
+      cand.push_back(paper.back());
+    }
+    for (std::int64_t n = 1; n <= std::min<std::int64_t>(256, count); n *= 2) cand.push_back(n);
+    std::sort(cand.begin(), cand.end());
+    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+    std::vector<double> times;
+    for (std::int64_t n : cand) times.push_back(run_n(n));
+    const auto time_of = [&](std::int64_t n) {
+      return times[static_cast<std::size_t>(std::find(cand.begin(), cand.end(), n) - cand.begin())];
+    };
+    const std::size_t best = static_cast<std::size_t>(std::min_element(times.begin(), times.end()) - times.begin());
+    std::vector<double> tn;
+    for (int i = 0; i < reps; ++i)
+      tn.push_back(timed([&] { MPI_Bcast(a.data(), static_cast<int>(count), MPI_INT, root, MPI_COMM_WORLD); }));
+    if (g_rank == 0) {
+      std::string row = fmt::format("| {} | {} | {:.1f} |", human(m), d.blocks, time_of(d.blocks) * 1e6);
+      for (std::size_t i = 0; i < Fs.size(); ++i)
+        row += fmt::format(" {} | {:.1f} |", paper[i], time_of(paper[i]) * 1e6);
+      fmt::print("{} {} | {:.1f} | {:.1f} |\n", row, cand[best], times[best] * 1e6, median(tn) * 1e6);
+    }
+  }
+}
+
+// Sweep mode: optcoll broadcast of `bytes` with each n of a list, the n
+// interleaved within every repetition (so that machine noise hits all alike),
+// plus native; medians.
+void sweep_mode(std::int64_t bytes, int reps, const std::string& op) {
+  const int root = 0;
+  const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
+  std::vector<std::int64_t> ns;
+  for (std::int64_t n : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256})
+    if (n <= count) ns.push_back(n);
+  std::vector<int> a(static_cast<std::size_t>(count), g_rank);
+  std::vector<int> b(static_cast<std::size_t>(count), 0);
+  const bool bc = op != "reduce";
+  g_batch = batch_for(bytes);
+  std::vector<std::vector<double>> t(ns.size() + 1);
+  for (int i = 0; i < reps; ++i) {
+    for (std::size_t j = 0; j < ns.size(); ++j) {
+      const optcoll::Options o{"circulant", ns[j]};
+      t[j].push_back(timed([&] {
+        if (bc)
+          optcoll::bcast(a.data(), count, MPI_INT, root, MPI_COMM_WORLD, o);
+        else
+          optcoll::reduce(a.data(), b.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, o);
+      }));
+    }
+    t[ns.size()].push_back(timed([&] {
+      if (bc)
+        MPI_Bcast(a.data(), static_cast<int>(count), MPI_INT, root, MPI_COMM_WORLD);
+      else
+        MPI_Reduce(a.data(), b.data(), static_cast<int>(count), MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    }));
+  }
+  const optcoll::mpi::Decision d =
+      optcoll::mpi::describe(MPI_COMM_WORLD, bc ? optcoll::plan::Collective::bcast : optcoll::plan::Collective::reduce,
+                             count, MPI_INT, MPI_SUM);
+  if (g_rank != 0) return;
+  fmt::print("\n{} sweep p={} m={} (model n={}, alpha={:.3g} beta={:.3g}), median us over {} reps\n", op, g_size,
+             human(count * 4), d.blocks, d.model.ab.alpha, d.model.ab.beta, reps);
+  for (std::size_t j = 0; j < ns.size(); ++j) fmt::print("  n={:<4} {:10.1f}\n", ns[j], median(t[j]) * 1e6);
+  fmt::print("  native {:10.1f}\n", median(t[ns.size()]) * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  std::int64_t lo = 8;
+  std::int64_t hi = std::int64_t{16} << 20;
+  int reps = 41;
+  bool rules = false;
+  std::int64_t sweep = 0;
+  std::string which = "both";
+  std::vector<double> Fs{70};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--rules")
+      rules = true;
+    else if (a == "--min")
+      lo = std::atoll(next().c_str());
+    else if (a == "--max")
+      hi = std::atoll(next().c_str());
+    else if (a == "--reps")
+      reps = std::atoi(next().c_str());
+    else if (a == "--op")
+      which = next();
+    else if (a == "--F")
+      Fs.push_back(std::atof(next().c_str()));
+    else if (a == "--sweep")
+      sweep = std::atoll(next().c_str());
+    else {
+      if (g_rank == 0)
+        fmt::print(stderr,
+                   "usage: mpi_bcast_reduce [--rules [--F f]...] [--sweep BYTES] [--op bcast|reduce|both] "
+                   "[--min B] [--max B] [--reps R]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (sweep > 0)
+    sweep_mode(sweep, reps, which);
+  else if (rules)
+    rules_mode(lo, hi, reps, Fs);
+  else
+    native_mode(lo, hi, reps, which);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,81 @@
+# The MPI layer (mpi/): optcoll_mpi (alias optcoll::mpi) with the C API
+# <optcoll/optcoll.h>, the C++ API <optcoll/optcoll.hpp> and the executor.
+# Built when find_package(MPI) succeeds; pick the MPI with
+#   -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich
+#   -DMPIEXEC_EXECUTABLE=$(command -v mpiexec.mpich)
+# (default: the system's mpicc, Open MPI on Debian).
+set(MPI_CXX_SKIP_MPICXX ON CACHE BOOL "Do not use the deprecated MPI C++ bindings")
+find_package(MPI COMPONENTS C CXX)
+if(NOT MPI_FOUND)
+  message(STATUS "optcoll: MPI not found, the MPI layer is not built")
+  return()
+endif()
+
+add_library(optcoll_mpi
+  src/mpi/datatype.cpp
+  src/mpi/executor.cpp
+  src/mpi/executor_apply.cpp
+  src/mpi/settings.cpp
+  src/mpi/comm_cache.cpp
+  src/mpi/calibrate.cpp
+  src/mpi/select.cpp
+  src/mpi/validate.cpp
+  src/mpi/run_plan.cpp
+  src/mpi/bcast.cpp
+  src/mpi/reduce.cpp
+  src/mpi/c_api.cpp
+  src/mpi/cpp_api.cpp
+)
+add_library(optcoll::mpi ALIAS optcoll_mpi)
+target_link_libraries(optcoll_mpi PUBLIC optcoll MPI::MPI_CXX MPI::MPI_C PRIVATE $<BUILD_INTERFACE:optcoll_warnings>)
+set_target_properties(optcoll_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# Which MPI runs the tests: Open MPI needs root permission and
+# oversubscription switched on (CI runs as root on 2 cores), MPICH nothing.
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _optcoll_mpiexec_version
+                ERROR_VARIABLE _optcoll_mpiexec_version RESULT_VARIABLE _optcoll_rc)
+if(_optcoll_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(OPTCOLL_MPI_FLAVOR openmpi)
+elseif(_optcoll_mpiexec_version MATCHES "HYDRA|MPICH")
+  set(OPTCOLL_MPI_FLAVOR mpich)
+else()
+  set(OPTCOLL_MPI_FLAVOR unknown)
+endif()
+message(STATUS "optcoll: MPI layer with ${OPTCOLL_MPI_FLAVOR} (${MPIEXEC_EXECUTABLE})")
+
+# Environment of every mpiexec run by CTest.
+set(OPTCOLL_MPI_TEST_ENV "")
+if(OPTCOLL_MPI_FLAVOR STREQUAL "openmpi")
+  # Root, more ranks than cores; no single-copy (CMA) transport, which
+  # containers often forbid (ptrace scope): the tests must not depend on it.
+  set(OPTCOLL_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                           OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
+endif()
+
+# optcoll_add_mpi_test(<name> <target> NP <n>... [LABELS <l>...] [TIMEOUT <s>] [ENV <k=v>...])
+# One CTest entry <name>.np<n> per rank count, running
+#   MPIEXEC_EXECUTABLE -n <n> MPIEXEC_PREFLAGS <target> MPIEXEC_POSTFLAGS.
+# MPI tests never run concurrently (RESOURCE_LOCK mpi): they oversubscribe
+# the machine on their own.
+function(optcoll_add_mpi_test name target)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "NP;LABELS;ENV" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  foreach(np IN LISTS ARG_NP)
+    add_test(NAME ${name}.np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${target}>
+                     ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
+                                                    RESOURCE_LOCK mpi ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${ARG_ENV}")
+  endforeach()
+endfunction()
+
+if(OPTCOLL_BUILD_TESTS)
+  add_subdirectory(tests/mpi)
+endif()
+
+if(OPTCOLL_BUILD_BENCH)
+  add_executable(mpi_bcast_reduce bench/mpi_bcast_reduce.cpp)
+  target_link_libraries(mpi_bcast_reduce PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
+endif()

@@ -1,0 +1,127 @@
+// Per-communicator state of the MPI layer, cached on the user's communicator
+// with MPI attribute caching.
+//
+// At the first optcoll call on a communicator that moves data, comm_state()
+// (collective) duplicates the communicator (all optcoll traffic runs on the
+// duplicate with one tag, so user point-to-point never matches it), takes the
+// settings from rank 0's environment (PMPI_Bcast, so that a rank-divergent
+// environment cannot make ranks build different plans and hang), and caches
+// a CommState on the user communicator. MPI_Comm_free of the user
+// communicator runs the attribute's delete callback, which frees the
+// duplicate and the state. MPI_COMM_WORLD's state is released during
+// MPI_Finalize: an attribute on MPI_COMM_SELF, whose attributes MPI deletes
+// first while MPI is still fully usable, deletes WORLD's attribute.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/mpi/executor.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/schedule/circulant.hpp"
+
+namespace optcoll::mpi {
+
+inline constexpr int kTag = 0x0c011;
+
+// Tuning read from the environment of rank 0 (a trivially copyable struct,
+// broadcast as bytes). Zero / empty means "not set".
+struct Settings {
+  double alpha = 0;               // OPTCOLL_ALPHA, seconds per round
+  double beta = 0;                // OPTCOLL_BETA, seconds per byte
+  std::int64_t block_bytes = 0;   // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
+  std::int64_t max_chunk = 0;     // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
+  std::int32_t wait = 0;          // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
+  std::int32_t spin = -1;         // OPTCOLL_POLL_SPIN: polls before sleeping
+  std::array<char, 64> bcast{};   // OPTCOLL_BCAST
+  std::array<char, 64> reduce{};  // OPTCOLL_REDUCE
+
+  // This process's environment; malformed values are reported on stderr and
+  // ignored.
+  static Settings from_environment();
+};
+
+// What calibrate() measured on a communicator (zero: not measured). See
+// src/mpi/calibrate.cpp for the method.
+struct Calibration {
+  double round_small = 0;     // one circulant round of 8-byte messages, s
+  double alpha = 0;           // per-round cost of a block-sized message, s
+  double beta = 0;            // per-byte cost, all ranks sending at once, s/B
+  double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)
+  double ranks_per_core = 0;  // ranks per core on the most loaded node
+};
+
+// The block-count model in use: n = choose_blocks(q, bytes, count, ab).
+struct BlockModel {
+  model::AlphaBeta ab{0, 0};
+};
+
+struct CommState {
+  MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
+  int rank = 0;
+  int size = 1;
+  schedule::Circulant graph{1};
+  Settings settings;
+  WaitMode wait = WaitMode::block;
+  int spin = 0;
+  double ranks_per_core = 0;        // this node: ranks of comm per core they may use
+  std::optional<BlockModel> model;  // set by block_model()
+  Calibration measured;
+  Scratch scratch;
+  ByteBuffer work;       // a non-root's reduction buffer
+  MpiExecutor executor;  // reused across calls (keeps its small vectors)
+  // The last plan of each collective, reused while the spec is unchanged.
+  struct CachedPlan {
+    const plan::AlgorithmInfo* algorithm = nullptr;
+    plan::PlanSpec spec;
+    std::unique_ptr<plan::RankPlan> plan;
+  };
+  std::array<CachedPlan, 2> plans;
+  // The algorithm chosen without Options, per (op, commutative): the
+  // environment's settings are fixed for the communicator's lifetime.
+  std::array<const plan::AlgorithmInfo*, 4> picked{};
+  struct ModelChoice {
+    std::int64_t bytes = -1;
+    std::int64_t count = -1;
+    std::int64_t blocks = 1;
+  };
+  ModelChoice last_model_choice;  // the block model's last answer
+  bool noted_fallback = false;
+  bool noted_unknown = false;
+
+  CommState() = default;
+  CommState(const CommState&) = delete;
+  CommState& operator=(const CommState&) = delete;
+  ~CommState();
+};
+
+// The state cached on comm, built at first use (collective over comm then).
+// comm must be a valid intracommunicator. Throws MpiError.
+CommState& comm_state(MPI_Comm comm);
+
+// The cached state, or nullptr if none was built yet. Local.
+CommState* find_comm_state(MPI_Comm comm);
+
+// Measures s's round costs (collective over s.comm).
+Calibration calibrate(const CommState& s);
+
+// The block-count model of s: OPTCOLL_ALPHA and OPTCOLL_BETA if both are
+// set, else calibrated at the first call (collective over s.comm then), with
+// a single override replacing its measured counterpart.
+const BlockModel& block_model(CommState& s);
+
+// Number of CommState objects alive in this process (tests: freed
+// communicators release their state).
+std::int64_t live_comm_states() noexcept;
+
+// A private duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN, for local
+// calls that need a communicator (argument checks, packing at p = 1).
+MPI_Comm self_comm();
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,77 @@
+// MPI datatypes as the executor sees them, and the MPI error plumbing of the
+// mpi/ layer.
+//
+// A working buffer is a base pointer plus a datatype: element i starts at
+// base + i*extent, and the datatype's own displacements apply from there, so
+// element i's data lies in [base + i*extent + true_lb, + true_extent). A type
+// is `contiguous` when that data is size bytes without holes and elements
+// follow each other without gaps (extent == true_extent == size); such
+// buffers are copied with memcpy, all others through MPI_Pack/MPI_Unpack so
+// that the holes of a user buffer are never written.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace optcoll::mpi {
+
+// Throws optcoll::MpiError(rc, "<what> failed: <MPI error string>") unless
+// rc == MPI_SUCCESS.
+void check(int rc, const char* what);
+
+struct TypeInfo {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  std::int64_t size = 0;         // bytes of data per element
+  std::int64_t extent = 0;       // stride between elements
+  std::int64_t true_lb = 0;      // first data byte of an element, from its start
+  std::int64_t true_extent = 0;  // bytes from the first to one past the last data byte
+  bool contiguous = false;
+
+  // Queries type (which must be a valid, committed datatype). Throws MpiError.
+  static TypeInfo of(MPI_Datatype type);
+
+  // Bytes spanned by count consecutive elements' data.
+  std::int64_t span_bytes(std::int64_t count) const noexcept {
+    return count <= 0 ? 0 : (count - 1) * extent + true_extent;
+  }
+};
+
+// p + bytes without C++ pointer-arithmetic rules: MPI buffers are addressed
+// by (base, datatype), and base may lie outside the allocation (true_lb > 0).
+inline std::byte* offset(void* p, std::int64_t bytes) noexcept {
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
+}
+inline const std::byte* offset(const void* p, std::int64_t bytes) noexcept {
+  return reinterpret_cast<const std::byte*>(reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(bytes));
+}
+
+// The most elements one MPI call moves or reduces: at most limit, INT_MAX
+// and 2^30 bytes of data (so that a packed chunk's size fits an int).
+std::int64_t chunk_elements(const TypeInfo& t, std::int64_t limit) noexcept;
+
+// A grow-only byte buffer (no zero-filling; reused across rounds and calls).
+class ByteBuffer {
+ public:
+  std::byte* get(std::int64_t bytes);
+  std::int64_t capacity() const noexcept { return capacity_; }
+  void release() noexcept {
+    data_.reset();
+    capacity_ = 0;
+  }
+
+ private:
+  std::unique_ptr<std::byte[]> data_;
+  std::int64_t capacity_ = 0;
+};
+
+// dst[i] = src[i] for count elements of t (both element-0 addresses of
+// buffers laid out like t); holes of dst are never written. Non-contiguous
+// types go through MPI_Pack/MPI_Unpack on comm (any valid communicator with
+// MPI_ERRORS_RETURN) in pieces of at most `chunk` elements, using `tmp`.
+void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInfo& t, std::int64_t chunk, MPI_Comm comm,
+                   ByteBuffer& tmp);
+
+}  // namespace optcoll::mpi

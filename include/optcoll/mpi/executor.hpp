@@ -1,0 +1,184 @@
+// The MPI executor: runs any plan (plan/) over MPI point-to-point. It holds
+// no algorithm; it only moves, copies and combines the blocks a plan names.
+//
+// Round-synchronous: a round's receive and send are posted (PMPI_Irecv,
+// PMPI_Isend), wait() completes both, then applies the receive action and
+// the round's local operations. All MPI calls are PMPI_* so that a PMPI
+// interposition library can wrap MPI_Bcast/MPI_Reduce with optcoll without
+// recursing into itself.
+//
+// Working buffer: element e < layout.data_extent() is at base + e*extent
+// (the caller's buffer); elements beyond, the plan's scratch groups, live in
+// executor scratch with the same layout.
+//
+// A message is the blocks of a step's runs, in order, as element segments
+// (adjacent ones merged):
+//  - one segment: sent / received straight from / into the buffer with the
+//    datatype (any datatype);
+//  - several segments, contiguous type: memcpy-packed into scratch and sent
+//    as elements of the datatype; received likewise and memcpy-unpacked;
+//  - several segments, non-contiguous type: MPI_Pack'ed and sent as
+//    MPI_PACKED, received as MPI_PACKED and MPI_Unpack'ed.
+//    The two ends may choose differently for the same blocks: a typed
+//    message matches an MPI_PACKED receive and vice versa.
+//  - combine actions receive into a scratch copy with the datatype's layout,
+//    then MPI_Reduce_local: combine_before (own = in (+) own) is
+//    Reduce_local(in, own); combine_after (own = own (+) in) is
+//    Reduce_local(own, in) followed by a datatype-aware copy in -> own, so
+//    that the holes of a user buffer are never written.
+// Reductions: set_initial() says the working buffer's initial content (a
+// rank's contribution) is elsewhere, e.g. the user's read-only sendbuf.
+// Blocks are then copied in only when first written: a block that is sent
+// before anything arrives for it goes straight from there, a block that is
+// first overwritten needs no copy, and a block first combined with an
+// arriving one (combine_after, or combine_before with a commutative op) is
+// received into the working buffer and computed as init (+) in in place.
+// That saves the full copy of the input a reduction otherwise starts with.
+//
+// Sends straight from the buffer (one segment, one chunk) are not waited for
+// at the end of their round: they complete in the background (a sender on an
+// oversubscribed node otherwise waits a whole scheduling cycle for the
+// receiver) and are completed before a later receive or local operation
+// writes into their blocks, when more than 16 are pending, and at the end of
+// the plan. Receives, and sends from scratch, complete in their round.
+//
+// A message of E elements travels as ceil(E / chunk) messages of at most
+// chunk elements (chunk <= INT_MAX), matched in order (MPI's non-overtaking
+// rule on one communicator and tag); both ends cut the element stream at the
+// same places whatever form they use. Empty messages are skipped at both
+// ends (both know the layout). One-ported: at most one send and one receive
+// per round.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "optcoll/mpi/datatype.hpp"
+#include "optcoll/plan/executor.hpp"
+
+namespace optcoll::mpi {
+
+enum class WaitMode : std::uint8_t {
+  block,  // PMPI_Waitall
+  poll,   // PMPI_Testall; after `spin` unsuccessful polls, sleep between polls
+          // (oversubscribed nodes: lets the ranks we wait for run)
+};
+
+// Completes all requests (PMPI_Waitall, or the polling loop). Throws MpiError.
+void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin);
+
+// Scratch memory, owned by a communicator's cache and reused across rounds
+// and calls (grow-only; large buffers are released after each call).
+struct Scratch {
+  ByteBuffer send;    // packed send
+  ByteBuffer recv;    // staged or packed receive
+  ByteBuffer in;      // combine operand with the datatype's layout (packed receives)
+  ByteBuffer copy;    // datatype-aware copies, local combine_after
+  ByteBuffer groups;  // the plan's scratch groups
+  void trim(std::int64_t keep_bytes) noexcept;
+};
+
+struct ExecConfig {
+  MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
+  int tag = 0;
+  TypeInfo type;
+  MPI_Op op = MPI_OP_NULL;  // for combine actions
+  std::int64_t chunk = 1;   // chunk_elements(): elements per MPI call
+  WaitMode wait = WaitMode::block;
+  int spin = 0;
+};
+
+class MpiExecutor final : public plan::Executor {
+ public:
+  MpiExecutor() = default;
+  MpiExecutor(const ExecConfig& cfg, void* base, const plan::BlockLayout& layout, Scratch& scratch) {
+    bind(cfg, base, layout, scratch);
+  }
+
+  // Prepares a call: base is element 0 of the caller's buffer
+  // (layout.data_extent() elements of cfg.type). Keeps its own buffers'
+  // capacity across calls.
+  void bind(const ExecConfig& cfg, void* base, const plan::BlockLayout& layout, Scratch& scratch);
+
+  // After bind(): the initial content of the caller's part of the working
+  // buffer is at init (same layout as base), not in base (see above). With
+  // materialize_at_end, blocks still untouched are copied at the end of
+  // run(), so that base ends complete; commutative tells whether op is.
+  void set_initial(const void* init, bool commutative, bool materialize_at_end);
+
+  // Runs every round of plan (plan::post_round, then wait()), then finish().
+  // Throws MpiError when an MPI call fails, optcoll::Error when the plan
+  // breaks the contract.
+  void run(const plan::RankPlan& plan);
+  // Completes the sends still in flight (and copies untouched blocks, see
+  // set_initial). A caller that walks the plan itself (plan::run) must call
+  // it before the buffers may change.
+  void finish();
+
+  void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override;
+  void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override;
+  void local(const plan::LocalOp& op) override;
+  void wait() override;
+
+ private:
+  enum class Form : std::uint8_t { none, direct, staged, packed };
+  struct Message {
+    Form form = Form::none;
+    plan::Action action = plan::Action::copy;
+    std::int64_t elements = 0;
+    std::byte* buf = nullptr;  // staged: element 0 of the copy; packed: packed bytes
+    bool first_touch = false;  // direct receive into untouched blocks: own = init (+) in
+    std::vector<plan::Segment> segs;
+  };
+
+  void gather(std::span<const plan::BlockRun> runs, std::vector<plan::Segment>& segs, std::int64_t& elements) const;
+  std::byte* at(std::int64_t element) const noexcept {
+    return element < data_extent_ ? offset(base_, element * cfg_.type.extent)
+                                  : offset(groups_, (element - data_extent_) * cfg_.type.extent);
+  }
+  void post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements);
+  void post_packed(bool is_send, int peer, Message& m);
+  int packed_capacity(std::int64_t k, const Message& m);
+  void unpack(Message& m, std::byte* dst0);
+  void combine(std::byte* in, std::byte* own, std::int64_t count, plan::Action action);
+  void finish_recv();
+  void apply_local(const plan::LocalOp& op);
+  struct Deferred {
+    MPI_Request request;
+    plan::Segment seg;
+  };
+  void defer(MPI_Request r, plan::Segment seg);
+  const std::byte* init_at(std::int64_t element) const noexcept { return offset(init_, element * cfg_.type.extent); }
+  // Untouched-block bookkeeping (set_initial): whether some / all data blocks
+  // of runs are still only in init_, and copying them into the buffer.
+  bool any_fresh(std::span<const plan::BlockRun> runs) const noexcept;
+  bool all_fresh(std::span<const plan::BlockRun> runs) const noexcept;
+  void mark_written(std::span<const plan::BlockRun> runs) noexcept;
+  void materialize(std::span<const plan::BlockRun> runs);
+  // Completes the deferred sends that read elements of segs (all if empty).
+  void complete_deferred(std::span<const plan::Segment> segs, bool all);
+
+  ExecConfig cfg_;
+  std::byte* base_ = nullptr;
+  std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer
+  std::int64_t data_extent_ = 0;
+  const plan::BlockLayout* layout_ = nullptr;
+  Scratch* scratch_ = nullptr;
+  std::int64_t packed_chunk_bytes_ = -1;  // MPI_Pack_size of one full chunk, computed on demand
+  Message out_;
+  Message in_;
+  std::vector<MPI_Request> requests_;
+  std::vector<Deferred> deferred_;
+  std::vector<plan::LocalOp> locals_;
+  std::vector<plan::Segment> from_, to_;  // local operation operands
+  const std::byte* init_ = nullptr;
+  bool commutative_ = true;
+  bool materialize_at_end_ = false;
+  std::vector<std::uint8_t> fresh_;  // per data block: 1 while its content is only in init_
+  plan::Step step_;
+};
+
+}  // namespace optcoll::mpi

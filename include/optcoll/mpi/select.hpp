@@ -1,0 +1,58 @@
+// Which plan and block count an optcoll call uses.
+//
+// Algorithm: Options::algorithm, else OPTCOLL_BCAST / OPTCOLL_REDUCE (rank
+// 0's environment), else plan::select_algorithm(). An unknown name is an
+// MPI_ERR_ARG error (plus one line on stderr at rank 0 naming the valid
+// choices, for the environment variables). A reduction algorithm that needs
+// a commutative operator is never run with a non-commutative one: the
+// default (the rank-ordered binomial tree) replaces it, with one note on
+// stderr per communicator.
+//
+// Block count n, for algorithms that pipeline n blocks (Blocking::n):
+// Options::blocks, else ceil(bytes / OPTCOLL_BLOCK_BYTES), else the
+// alpha-beta optimum model::choose_blocks(q, bytes, count, ab) with the
+// communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
+// OPTCOLL_BETA); clamped to [1, count]. One block for Blocking::one; Blocking::per_rank
+// plans choose their own. Every input is equal at all ranks, so is n.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/optcoll.hpp"
+#include "optcoll/plan/algorithms.hpp"
+
+namespace optcoll::mpi {
+
+struct Choice {
+  const plan::AlgorithmInfo* algorithm = nullptr;
+  std::int64_t blocks = 1;  // spec.blocks for the plan
+  bool fallback = false;    // a commutative-only algorithm was replaced
+};
+
+// MPI_ERR_ARG unless options.algorithm is empty or names an algorithm for op.
+// Local: every call checks it, also those that move no data.
+void check_algorithm_name(plan::Collective op, const Options& options);
+
+// Collective at the first call on s that needs alpha and beta.
+Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
+              const Options& options);
+
+// What a call with these arguments would run, for tests and benchmarks
+// (collective when it builds the cache or calibrates). op is ignored for
+// bcast.
+struct Decision {
+  std::string algorithm;
+  std::int64_t blocks = 1;
+  BlockModel model;      // in use (zero when not needed yet)
+  Calibration measured;  // zero when overridden or not measured yet
+  bool poll = false;     // waits by polling (oversubscribed node or OPTCOLL_WAIT=poll)
+};
+Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
+                  const Options& options = {});
+
+}  // namespace optcoll::mpi

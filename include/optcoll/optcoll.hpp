@@ -1,0 +1,124 @@
+// optcoll's C++ API: round-optimal Bcast and Reduce over MPI (Träff 2024).
+//
+// The same collectives as <optcoll/optcoll.h>, with 64-bit element counts
+// (messages are chunked internally, so counts above 2^31-1 work), typed
+// std::span overloads, per-call Options and exceptions instead of codes:
+// every failure throws optcoll::MpiError carrying the MPI error code (the
+// communicator's error handler is not invoked). Contracts as in the C API:
+// collective over comm, the same count, datatype, op, root and Options at
+// every rank.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "optcoll/error.hpp"
+
+namespace optcoll {
+
+// Per-call choices; empty / 0 means automatic. Must be equal at every rank.
+struct Options {
+  // A registry name (`optcoll simulate --help` lists them, as does the
+  // MPI_ERR_ARG message): overrides OPTCOLL_BCAST / OPTCOLL_REDUCE. A reduce
+  // algorithm that needs a commutative op is replaced by the default for a
+  // non-commutative op (with one note on stderr), never run.
+  std::string algorithm;
+  // Forced block count n for pipelined algorithms (clamped to [1, count]);
+  // overrides the alpha-beta choice and OPTCOLL_BLOCK_BYTES.
+  std::int64_t blocks = 0;
+};
+
+// A failed optcoll call: code() is Errc::mpi, mpi_code() the MPI error code
+// (an MPI error class for argument errors).
+class MpiError : public Error {
+ public:
+  MpiError(int mpi_code, const std::string& what) : Error(Errc::mpi, what), mpi_code_(mpi_code) {}
+  int mpi_code() const noexcept { return mpi_code_; }
+  // MPI_Error_class of the code.
+  int mpi_class() const noexcept;
+
+ private:
+  int mpi_code_;
+};
+
+// MPI_Bcast of count elements of type from root.
+void bcast(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options = {});
+
+// MPI_Reduce; sendbuf may be MPI_IN_PLACE at the root; recvbuf is only used
+// at the root.
+void reduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+            MPI_Comm comm, const Options& options = {});
+
+namespace detail {
+template <class T, class... Us>
+inline constexpr bool one_of = (std::is_same_v<T, Us> || ...);
+template <class T>
+inline constexpr bool has_mpi_type =
+    one_of<T, char, signed char, unsigned char, short, unsigned short, int, unsigned, long, unsigned long, long long,
+           unsigned long long, float, double, long double>;
+
+// Span overloads: validates comm and the root's receive size, maps
+// send == recv at the root to MPI_IN_PLACE.
+void reduce_span(const void* send, std::size_t send_size, void* recv, std::size_t recv_size, MPI_Datatype type,
+                 MPI_Op op, int root, MPI_Comm comm, const Options& options);
+}  // namespace detail
+
+// Arithmetic types with a predefined MPI datatype.
+template <class T>
+concept MpiArithmetic = detail::has_mpi_type<std::remove_cv_t<T>>;
+
+// The predefined MPI datatype of T.
+template <MpiArithmetic T>
+MPI_Datatype mpi_type() noexcept {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, char>)
+    return MPI_CHAR;
+  else if constexpr (std::is_same_v<U, signed char>)
+    return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, unsigned char>)
+    return MPI_UNSIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, short>)
+    return MPI_SHORT;
+  else if constexpr (std::is_same_v<U, unsigned short>)
+    return MPI_UNSIGNED_SHORT;
+  else if constexpr (std::is_same_v<U, int>)
+    return MPI_INT;
+  else if constexpr (std::is_same_v<U, unsigned>)
+    return MPI_UNSIGNED;
+  else if constexpr (std::is_same_v<U, long>)
+    return MPI_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long>)
+    return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<U, long long>)
+    return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long long>)
+    return MPI_UNSIGNED_LONG_LONG;
+  else if constexpr (std::is_same_v<U, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<U, double>)
+    return MPI_DOUBLE;
+  else
+    return MPI_LONG_DOUBLE;
+}
+
+// Broadcast of data.size() elements (equal at every rank).
+template <MpiArithmetic T>
+void bcast(std::span<T> data, int root, MPI_Comm comm, const Options& options = {}) {
+  bcast(data.data(), static_cast<std::int64_t>(data.size()), mpi_type<T>(), root, comm, options);
+}
+
+// Reduction of send.size() elements (equal at every rank) into recv at the
+// root, which needs recv.size() >= send.size() (MPI_ERR_BUFFER otherwise);
+// recv is unused elsewhere and may be empty. At the root, send and recv may
+// be the same span: the reduction is then done in place.
+template <MpiArithmetic T>
+void reduce(std::span<const T> send, std::span<T> recv, MPI_Op op, int root, MPI_Comm comm,
+            const Options& options = {}) {
+  detail::reduce_span(send.data(), send.size(), recv.data(), recv.size(), mpi_type<T>(), op, root, comm, options);
+}
+
+}  // namespace optcoll

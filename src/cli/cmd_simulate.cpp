@@ -1,0 +1,246 @@
+// `optcoll simulate OP -p P -m BYTES [-n N] [--root R] [--alpha A --beta B]
+// [--algorithm NAME] [--json]`: run a plan over p virtual ranks, check its
+// data flow, price it, and price the classic algorithms under the same model.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.hpp"
+#include "optcoll/error.hpp"
+#include "optcoll/model/baselines.hpp"
+#include "optcoll/model/distributions.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::cli {
+namespace {
+
+struct SimulateArgs {
+  std::string op;
+  std::int64_t p = 0;
+  std::int64_t m = 0;
+  std::int64_t n = 0;  // 0: the alpha-beta choice
+  std::int64_t root = 0;
+  std::int64_t elem_size = 1;
+  std::string algorithm;
+  std::string dist = "regular";
+  bool noncommutative = false;
+  bool json = false;
+  unsigned threads = 2;
+  model::AlphaBeta ab;
+  sim::LogGP loggp;
+};
+
+// Baselines are simulated (data flow checked too) when that is cheap, and
+// priced by their closed form otherwise.
+constexpr double kSimulateBudget = 3e7;  // rank-rounds
+
+struct PricedBaseline {
+  model::BaselinePrice price;
+  std::string method;
+  double loggp = -1;
+};
+
+PricedBaseline price_baseline(const SimulateArgs& a, const schedule::Circulant& g, plan::Collective op,
+                              const model::BaselinePrice& price, const sim::SimOptions& opt) {
+  PricedBaseline out{price, "formula"};
+  const plan::AlgorithmInfo* alg = plan::find_algorithm(op, price.name);
+  if (alg == nullptr || static_cast<double>(a.p) * static_cast<double>(price.rounds) > kSimulateBudget) return out;
+  // Priced as for a commutative operator: the communication is what counts.
+  const plan::PlanContext ctx{{op, a.p, a.root, a.m / a.elem_size, price.blocks, true}, &g};
+  const sim::SimResult r = sim::simulate(ctx, alg->make, opt);
+  if (!r.ok())
+    throw optcoll::Error(Errc::internal, fmt::format("baseline {} failed: {}", price.name, r.errors.front()));
+  out.price.rounds = r.rounds;
+  out.price.time = r.alpha_beta_time;
+  out.method = "simulated";
+  out.loggp = r.loggp_time;
+  return out;
+}
+
+plan::Collective parse_op(const std::string& name) {
+  if (name == "bcast") return plan::Collective::bcast;
+  if (name == "reduce") return plan::Collective::reduce;
+  if (name == "allgather" || name == "allgatherv") return plan::Collective::allgather;
+  if (name == "reduce_scatter") return plan::Collective::reduce_scatter;
+  return plan::Collective::allreduce;
+}
+
+// The classic algorithms for op, priced in the same model.
+std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, plan::Collective op, std::int64_t count,
+                                          const std::vector<std::int64_t>& group_bytes, const schedule::Circulant& g,
+                                          const sim::SimOptions& opt) {
+  std::vector<PricedBaseline> out;
+  if (count == 0 || a.p == 1) return out;
+  switch (op) {
+    case plan::Collective::bcast:
+    case plan::Collective::reduce:
+      for (auto b : model::price_baselines(a.p, a.m, count, a.ab)) {
+        // Reversed, van de Geijn's broadcast is Rabenseifner's reduction.
+        if (op == plan::Collective::reduce && b.name == "scatter_allgather") b.name = "reduce_scatter_gather";
+        out.push_back(price_baseline(a, g, op, b, opt));
+      }
+      break;
+    case plan::Collective::allgather:
+    case plan::Collective::reduce_scatter:  // the same patterns reversed
+      out.push_back({model::price_allgather_ring(group_bytes, a.ab), "formula"});
+      out.push_back({model::price_allgather_bruck(group_bytes, a.ab), "formula"});
+      break;
+    default:
+      out.push_back({model::price_allreduce_ring(a.p, a.m, a.ab), "formula"});
+      out.push_back({model::price_allreduce_recursive_doubling(a.p, a.m, a.ab), "formula"});
+      out.push_back({model::price_allreduce_rabenseifner(a.p, a.m, a.ab), "formula"});
+      break;
+  }
+  return out;
+}
+
+int run_simulate(const SimulateArgs& a) {
+  const plan::Collective op = parse_op(a.op);
+  if (a.p < 1 || a.p > schedule::kMaxP)
+    throw UsageError(fmt::format("-p must be in [1, {}], got {}", schedule::kMaxP, a.p));
+  if (a.root < 0 || a.root >= a.p) throw UsageError(fmt::format("--root must be in [0, {}), got {}", a.p, a.root));
+  if (a.elem_size < 1) throw UsageError("--elem-size must be >= 1");
+  if (a.m < 0 || a.m % a.elem_size != 0)
+    throw UsageError(fmt::format("-m must be a non-negative multiple of --elem-size {}, got {}", a.elem_size, a.m));
+  if (a.n < 0) throw UsageError(fmt::format("-n must be >= 1, got {}", a.n));
+  if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0)) throw UsageError("--alpha must be > 0 and --beta >= 0");
+  const auto dist = model::parse_distribution(a.dist);
+  if (!dist) throw UsageError(fmt::format("--dist must be regular, irregular, degenerate or spikes, got '{}'", a.dist));
+  const bool groups = plan::has_rank_groups(op);
+  if (groups && a.p > 65536)
+    throw UsageError(fmt::format("{} packs up to p blocks per message: simulate p <= 65536, got {}", a.op, a.p));
+  const std::int64_t count = a.m / a.elem_size;
+  const plan::AlgorithmInfo* alg = nullptr;
+  plan::PlanSpec spec{op, a.p, a.root, count, 1, !a.noncommutative};
+  if (a.algorithm.empty()) {
+    alg = &plan::select_algorithm(spec);
+  } else if ((alg = plan::find_algorithm(op, a.algorithm)) == nullptr) {
+    std::string names;
+    for (const auto& x : plan::algorithms())
+      if (x.op == op) names += fmt::format(" {}", x.name);
+    throw UsageError(fmt::format("no {} algorithm '{}'; choose one of:{}", a.op, a.algorithm, names));
+  }
+  if (alg->needs_commutative && a.noncommutative)
+    throw UsageError(fmt::format("{} algorithm '{}' needs a commutative operator", a.op, alg->name));
+  const int q = schedule::Circulant(a.p).q();
+  const bool chosen = a.n == 0;
+  spec.blocks = alg->blocking == plan::Blocking::one ? 1
+                : chosen ? model::choose_blocks(q, a.m, std::max<std::int64_t>(count, 1), a.ab)
+                         : a.n;
+  const std::int64_t n = plan::checked_blocks(spec);
+  // Group collectives: --dist spreads the m bytes over the ranks.
+  std::vector<std::int64_t> group_elems = model::distribute(*dist, a.p, count, a.root);
+  if (op == plan::Collective::allreduce) group_elems = model::distribute(model::Distribution::regular, a.p, count);
+  std::vector<std::int64_t> group_bytes;
+  std::vector<plan::Segment> segs;
+  for (std::int64_t c : group_elems) {
+    segs.push_back({segs.empty() ? 0 : segs.back().offset + segs.back().count, c});
+    group_bytes.push_back(c * a.elem_size);
+  }
+  const bool given = groups && op != plan::Collective::allreduce;
+  const plan::PlanSetup setup =
+      given ? plan::PlanSetup(spec, plan::BlockLayout(std::move(segs), n)) : plan::PlanSetup(spec);
+  sim::SimOptions opt;
+  opt.elem_size = a.elem_size;
+  opt.alpha_beta = a.ab;
+  opt.loggp = a.loggp;
+  opt.threads = std::max(1u, a.threads);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const sim::SimResult r = sim::simulate(setup.context(), alg->make, opt);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::int64_t phases = op == plan::Collective::allreduce ? 2 : 1;
+  const std::int64_t lower = (count == 0 || a.p == 1)               ? 0
+                             : alg->blocking == plan::Blocking::one ? q
+                                                                    : phases * (n - 1 + q);
+  const std::vector<PricedBaseline> baselines = baselines_for(a, op, count, group_bytes, setup.context().graph[0], opt);
+
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["op"] = a.op;
+    j["p"] = a.p;
+    j["m"] = a.m;
+    j["n"] = n;
+    j["root"] = a.root;
+    if (groups) j["dist"] = a.dist;
+    j["algorithm"] = alg->name;
+    j["rounds"] = r.rounds;
+    j["lower_bound_rounds"] = lower;
+    j["active_rounds"] = r.active_rounds;
+    j["messages"] = r.messages;
+    j["max_bytes_sent"] = r.max_bytes_sent;
+    j["max_bytes_received"] = r.max_bytes_received;
+    j["model_time"] = r.alpha_beta_time;
+    j["loggp_time"] = r.loggp_time;
+    j["alpha"] = a.ab.alpha;
+    j["beta"] = a.ab.beta;
+    j["data_flow"] = {{"ok", r.ok()},
+                      {"mode", r.payload},
+                      {"tracked_blocks", r.tracked_blocks},
+                      {"blocks", r.blocks},
+                      {"errors", r.errors}};
+    j["baselines"] = nlohmann::ordered_json::object();
+    for (const auto& b : baselines) {
+      auto& e = j["baselines"][std::string(b.price.name)];
+      e["n"] = b.price.blocks;
+      e["rounds"] = b.price.rounds;
+      e["model_time"] = b.price.time;
+      e["method"] = b.method;
+      if (b.loggp >= 0) e["loggp_time"] = b.loggp;
+    }
+    j["simulation_seconds"] = secs;
+    fmt::print("{}\n", j.dump());
+    return r.ok() ? 0 : 1;
+  }
+  fmt::print("{} {}: p={} q={} root={} m={} bytes{}, n={} blocks{}\n", a.op, alg->name, a.p, q, a.root, a.m,
+             groups ? fmt::format(" ({})", a.dist) : std::string(), n, chosen ? " (alpha-beta choice)" : "");
+  fmt::print("rounds: {} (lower bound {}), {} with traffic\n", r.rounds, lower, r.active_rounds);
+  fmt::print("messages: {}, largest {} bytes; most sent by one rank {} bytes, received {} bytes\n", r.messages,
+             r.max_message_bytes, r.max_bytes_sent, r.max_bytes_received);
+  fmt::print("data flow: {} ({}, {} of {} blocks tracked)\n", r.ok() ? "verified" : "FAILED", r.payload,
+             r.tracked_blocks, r.blocks);
+  for (const auto& e : r.errors) fmt::print("  error: {}\n", e);
+  fmt::print("alpha-beta time: {:.6g} s (alpha {:g} s, beta {:g} s/B); LogGP time: {:.6g} s\n", r.alpha_beta_time,
+             a.ab.alpha, a.ab.beta, r.loggp_time);
+  if (!baselines.empty()) fmt::print("classic algorithms, same model:\n");
+  for (const auto& b : baselines)
+    fmt::print("  {:<22} n={:<8} rounds={:<9} time={:.6g} s ({:.2f}x optcoll, {})\n", b.price.name, b.price.blocks,
+               b.price.rounds, b.price.time, r.alpha_beta_time > 0 ? b.price.time / r.alpha_beta_time : 0.0, b.method);
+  fmt::print("simulated in {:.2f} s\n", secs);
+  return r.ok() ? 0 : 1;
+}
+
+void add_simulate_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<SimulateArgs>();
+  auto* cmd = app.add_subcommand("simulate", "Run a collective's plan over p virtual ranks: data flow and cost");
+  cmd->add_option("op", a->op, "Collective")
+      ->required()
+      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce"}));
+  cmd->add_option("--dist", a->dist,
+                  "allgatherv/reduce_scatter: regular|irregular|degenerate|spikes (default regular)");
+  cmd->add_option("-p", a->p, "Number of processes")->required();
+  cmd->add_option("-m", a->m, "Message size in bytes")->required();
+  cmd->add_option("-n", a->n, "Number of blocks (default: the alpha-beta optimum)");
+  cmd->add_option("--root", a->root, "Root rank");
+  cmd->add_option("--elem-size", a->elem_size, "Bytes per element (default 1)");
+  cmd->add_option("--algorithm", a->algorithm, "Algorithm from the registry (default: the library's choice)");
+  cmd->add_flag("--noncommutative", a->noncommutative,
+                "Reduce with a non-commutative operator (baselines are still priced as commutative)");
+  cmd->add_option("--alpha", a->ab.alpha, "alpha-beta model: seconds per message (default 2e-6)");
+  cmd->add_option("--beta", a->ab.beta, "alpha-beta model: seconds per byte (default 1e-10)");
+  cmd->add_option("--L", a->loggp.L, "LogGP latency, seconds");
+  cmd->add_option("--o", a->loggp.o, "LogGP overhead, seconds");
+  cmd->add_option("--g", a->loggp.g, "LogGP gap, seconds");
+  cmd->add_option("--G", a->loggp.G, "LogGP gap per byte, seconds");
+  cmd->add_option("--threads", a->threads, "Threads for large p (default 2)");
+  cmd->add_flag("--json", a->json, "Print JSON");
+  cmd->callback([a, &exit_code] { exit_code = run_simulate(*a); });
+}
+
+const Subcommand registered{"simulate", &add_simulate_command};
+
+}  // namespace
+}  // namespace optcoll::cli

@@ -1,0 +1,109 @@
+// Measuring the round costs of a communicator, with the pattern the plans
+// use (see DEVELOPERS.md, "mpi/", for the rule and the measurements).
+//
+// In round k of the circulant collectives every rank r sends to
+// (r + skip[k]) mod p and receives from (r - skip[k]) mod p, all ranks at
+// once. A two-rank ping-pong misses what matters on a shared or
+// oversubscribed node: p ranks moving data at the same time, and the wait for
+// ranks that are not running. So the calibration times exactly such rounds:
+// all q rounds of one phase, 10 repetitions with the sizes interleaved (the
+// first a warm-up), median per rank, maximum over ranks (PMPI_Allreduce, so every rank agrees), for
+// messages of 8 B, 16 KiB and 64 KiB: t0, t1, t2.
+//
+//  - beta  = (t2 - t1) / (64 KiB - 16 KiB): the per-byte cost where pipelined
+//    blocks live (beyond every eager limit).
+//  - alpha = max(t0, t1 - beta * 16 KiB): the intercept of that line, i.e.
+//    the per-round cost of a block-sized message including its rendezvous
+//    handshake (an 8-byte round is cheaper, but only n = 1 sends those).
+//  - fill: beta was measured with all p ranks sending at once. When the node
+//    runs rho = ranks / cores > 1 ranks per core, those p messages share
+//    p / rho cores, so one message alone costs beta / rho per byte. The q - 1
+//    extra rounds of a pipelined broadcast are the first ones, in which only
+//    about 2^k ranks send (round k): they cost beta * min(1, max(C, 2^k) / p)
+//    per byte, C = p / rho. fill is the mean of that factor over
+//    k = 0 .. q-2 (1 when the node is not oversubscribed).
+// Cost: 30 q rounds once per communicator (about 2 ms for 8 ranks on this
+// 2-core box; tens of ms oversubscribed under MPICH).
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "optcoll/mpi/comm_state.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+constexpr std::array<std::int64_t, 3> kSizes{8, 16 << 10, 64 << 10};
+constexpr int kReps = 10;
+
+// One phase of q circulant rounds with messages of `bytes`: seconds per round.
+double phase_time(const CommState& s, std::int64_t bytes, std::byte* send, std::byte* recv) {
+  const int p = s.size;
+  const int q = s.graph.q();
+  const double t0 = PMPI_Wtime();
+  for (int k = 0; k < q; ++k) {
+    const int skip = static_cast<int>(s.graph.skip(k));
+    std::array<MPI_Request, 2> req{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    check(PMPI_Irecv(recv, static_cast<int>(bytes), MPI_BYTE, (s.rank - skip + p) % p, kTag, s.comm, &req[0]),
+          "MPI_Irecv");
+    check(PMPI_Isend(send, static_cast<int>(bytes), MPI_BYTE, (s.rank + skip) % p, kTag, s.comm, &req[1]), "MPI_Isend");
+    wait_all(req, s.wait, s.spin);
+  }
+  return (PMPI_Wtime() - t0) / q;
+}
+
+double median(std::array<double, kReps>& t) {
+  std::sort(t.begin() + 1, t.end());  // t[0]: warm-up
+  return t[1 + (kReps - 1) / 2];
+}
+
+double fill_factor(int p, int q, double rho) {
+  if (q < 2 || rho <= 1) return 1;
+  const double cores = p / rho;
+  double sum = 0;
+  for (int k = 0; k + 1 < q; ++k) sum += std::min(1.0, std::max(cores, static_cast<double>(1 << k)) / p);
+  return sum / (q - 1);
+}
+
+}  // namespace
+
+Calibration calibrate(const CommState& s) {
+  Calibration c;
+  if (s.size < 2) return c;
+  std::vector<std::byte> send(static_cast<std::size_t>(kSizes.back()), std::byte{1});
+  std::vector<std::byte> recv(static_cast<std::size_t>(kSizes.back()));
+  // Sizes interleaved within each repetition, so that a burst of machine
+  // noise hits all of them alike.
+  std::array<std::array<double, kReps>, kSizes.size()> times{};
+  check(PMPI_Barrier(s.comm), "MPI_Barrier");
+  for (int rep = 0; rep < kReps; ++rep)
+    for (std::size_t i = 0; i < kSizes.size(); ++i)
+      times[i][static_cast<std::size_t>(rep)] = phase_time(s, kSizes[i], send.data(), recv.data());
+  std::array<double, kSizes.size() + 1> t{};
+  for (std::size_t i = 0; i < kSizes.size(); ++i) t[i] = median(times[i]);
+  t.back() = s.ranks_per_core;
+  check(PMPI_Allreduce(MPI_IN_PLACE, t.data(), static_cast<int>(t.size()), MPI_DOUBLE, MPI_MAX, s.comm),
+        "MPI_Allreduce");
+  c.round_small = t[0];
+  c.beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
+  c.alpha = std::max({t[0], t[1] - c.beta * static_cast<double>(kSizes[1]), 1e-7});
+  c.ranks_per_core = t.back();
+  c.fill = fill_factor(s.size, s.graph.q(), c.ranks_per_core);
+  return c;
+}
+
+const BlockModel& block_model(CommState& s) {
+  if (s.model) return *s.model;
+  BlockModel m;
+  const Settings& e = s.settings;
+  if (e.alpha > 0 && e.beta > 0) {
+    m.ab = {e.alpha, e.beta};  // both overridden: the plain alpha-beta model, nothing measured
+  } else {
+    s.measured = calibrate(s);
+    m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill};
+  }
+  s.model = m;
+  return *s.model;
+}
+
+}  // namespace optcoll::mpi

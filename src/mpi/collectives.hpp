@@ -1,0 +1,41 @@
+// Internal entry points of the MPI layer, shared by the C and C++ APIs. All
+// throw optcoll::MpiError (argument errors carry the MPI error class).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/mpi/datatype.hpp"
+#include "optcoll/mpi/select.hpp"
+#include "optcoll/optcoll.hpp"
+
+namespace optcoll::mpi {
+
+// What every call checks first: comm (MPI_ERR_COMM), count (MPI_ERR_COUNT),
+// datatype (MPI_ERR_TYPE), root (MPI_ERR_ROOT). Local.
+struct CallInfo {
+  int size = 1;
+  int rank = 0;
+  TypeInfo type;
+  CommState* state = nullptr;  // the communicator's cache, if built already
+
+  CommState& comm_state(MPI_Comm comm) const { return state != nullptr ? *state : mpi::comm_state(comm); }
+};
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
+
+// MPI_ERR_BUFFER for a NULL buffer that would be dereferenced.
+void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);
+
+// Runs the chosen plan on working buffer base (element 0); init: the
+// buffer's initial content if it is elsewhere (MpiExecutor::set_initial),
+// complete: base must hold every block at the end.
+void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
+              const void* init = nullptr, bool complete = true);
+
+void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
+void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+                 MPI_Comm comm, const Options& options);
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,304 @@
+// The MPI executor, posting side: binding a call, message forms, chunking,
+// waiting (see optcoll/mpi/executor.hpp). What happens to arrived data is in
+// executor_apply.cpp.
+#include <time.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "optcoll/error.hpp"
+#include "optcoll/mpi/executor.hpp"
+
+namespace optcoll::mpi {
+
+using plan::Action;
+using plan::BlockRun;
+using plan::Segment;
+
+namespace {
+
+int rank_of(plan::rank_t r) {
+  if (r < 0 || r > INT_MAX) throw Error(Errc::internal, "plan names a rank outside the communicator");
+  return static_cast<int>(r);
+}
+
+}  // namespace
+
+void Scratch::trim(std::int64_t keep_bytes) noexcept {
+  for (ByteBuffer* b : {&send, &recv, &in, &copy, &groups})
+    if (b->capacity() > keep_bytes) b->release();
+}
+
+void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
+  if (requests.empty()) return;
+  const int n = static_cast<int>(requests.size());
+  if (mode == WaitMode::block) {
+    check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    return;
+  }
+  int done = 0;
+  for (int polls = 0;; ++polls) {
+    check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    if (done != 0) return;
+    if (polls >= spin) {
+      // A zero sleep still gives up the CPU for the timer slack (about
+      // 50 us), long enough for the ranks we wait for to run.
+      const timespec nap{0, 0};
+      nanosleep(&nap, nullptr);
+    }
+  }
+}
+
+void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayout& layout, Scratch& scratch) {
+  cfg_ = cfg;
+  base_ = static_cast<std::byte*>(base);
+  layout_ = &layout;
+  scratch_ = &scratch;
+  data_extent_ = layout.data_extent();
+  groups_ = nullptr;
+  if (layout.extent() > data_extent_)
+    groups_ = offset(scratch.groups.get(cfg.type.span_bytes(layout.extent() - data_extent_)), -cfg.type.true_lb);
+  packed_chunk_bytes_ = -1;
+  init_ = nullptr;
+  fresh_.clear();
+  out_.form = in_.form = Form::none;
+  requests_.clear();
+  deferred_.clear();
+  locals_.clear();
+}
+
+void MpiExecutor::run(const plan::RankPlan& plan) {
+  for (std::int64_t i = 0; i < plan.rounds(); ++i) {
+    plan::post_round(plan, i, step_, *this);
+    wait();
+  }
+  finish();
+}
+
+void MpiExecutor::finish() {
+  complete_deferred({}, true);
+  if (materialize_at_end_ && !fresh_.empty()) {
+    const plan::BlockRun all{0, static_cast<std::int64_t>(fresh_.size())};
+    materialize({&all, 1});
+  }
+}
+
+void MpiExecutor::defer(MPI_Request r, Segment seg) {
+  constexpr std::size_t kMaxDeferred = 16;
+  if (deferred_.size() >= kMaxDeferred) {
+    wait_all({&deferred_.front().request, 1}, cfg_.wait, cfg_.spin);
+    deferred_.erase(deferred_.begin());
+  }
+  deferred_.push_back({r, seg});
+}
+
+void MpiExecutor::complete_deferred(std::span<const Segment> segs, bool all) {
+  const auto overlaps = [&](const Segment& d) {
+    for (const Segment& s : segs)
+      if (s.offset < d.offset + d.count && d.offset < s.offset + s.count) return true;
+    return false;
+  };
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < deferred_.size(); ++i) {
+    if (all || overlaps(deferred_[i].seg))
+      wait_all({&deferred_[i].request, 1}, cfg_.wait, cfg_.spin);
+    else
+      deferred_[keep++] = deferred_[i];
+  }
+  deferred_.resize(keep);
+}
+
+// The element segments of runs, split where the caller's buffer ends (the
+// plan's scratch groups live elsewhere), adjacent ones merged.
+void MpiExecutor::gather(std::span<const BlockRun> runs, std::vector<Segment>& segs, std::int64_t& elements) const {
+  segs.clear();
+  elements = 0;
+  const auto add = [&](Segment s) {
+    if (s.count == 0) return;
+    if (!segs.empty() && segs.back().offset + segs.back().count == s.offset && s.offset != data_extent_)
+      segs.back().count += s.count;
+    else
+      segs.push_back(s);
+    elements += s.count;
+  };
+  for (const BlockRun& r : runs) {
+    if (!layout_->valid(r)) throw Error(Errc::internal, "plan names an invalid block run");
+    const Segment s = layout_->run(r);
+    if (s.offset < data_extent_ && s.offset + s.count > data_extent_) {
+      add({s.offset, data_extent_ - s.offset});
+      add({data_extent_, s.offset + s.count - data_extent_});
+    } else {
+      add(s);
+    }
+  }
+}
+
+void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements) {
+  for (std::int64_t done = 0; done < elements; done += cfg_.chunk) {
+    const int c = static_cast<int>(std::min(cfg_.chunk, elements - done));
+    std::byte* p = offset(elem0, done * cfg_.type.extent);
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (is_send)
+      check(PMPI_Isend(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    else
+      check(PMPI_Irecv(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+    requests_.push_back(r);
+  }
+}
+
+// Bytes reserved for packed chunk k of m (every chunk but the last is full).
+int MpiExecutor::packed_capacity(std::int64_t k, const Message& m) {
+  if (packed_chunk_bytes_ < 0) {
+    int bytes = 0;
+    check(PMPI_Pack_size(static_cast<int>(cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes), "MPI_Pack_size");
+    packed_chunk_bytes_ = bytes;
+  }
+  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
+  if (k + 1 < chunks) return static_cast<int>(packed_chunk_bytes_);
+  int bytes = 0;
+  check(PMPI_Pack_size(static_cast<int>(m.elements - (chunks - 1) * cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes),
+        "MPI_Pack_size");
+  return bytes;
+}
+
+void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
+  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
+  const int last = packed_capacity(chunks - 1, m);
+  m.buf = (is_send ? scratch_->send : scratch_->recv).get((chunks - 1) * packed_chunk_bytes_ + last);
+  if (!is_send) {
+    for (std::int64_t k = 0; k < chunks; ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      check(
+          PMPI_Irecv(m.buf + k * packed_chunk_bytes_, packed_capacity(k, m), MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r),
+          "MPI_Irecv");
+      requests_.push_back(r);
+    }
+    return;
+  }
+  // Pack the element stream piece by piece, cut at every chunk boundary.
+  int pos = 0;
+  std::int64_t k = 0;
+  std::int64_t in_chunk = 0;
+  const auto flush = [&] {
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(PMPI_Isend(m.buf + k * packed_chunk_bytes_, pos, MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    requests_.push_back(r);
+    pos = 0;
+    in_chunk = 0;
+    ++k;
+  };
+  for (const Segment& s : m.segs) {
+    for (std::int64_t a = 0; a < s.count;) {
+      const std::int64_t c = std::min(s.count - a, cfg_.chunk - in_chunk);
+      check(PMPI_Pack(at(s.offset + a), static_cast<int>(c), cfg_.type.type, m.buf + k * packed_chunk_bytes_,
+                      packed_capacity(k, m), &pos, cfg_.comm),
+            "MPI_Pack");
+      a += c;
+      in_chunk += c;
+      if (in_chunk == cfg_.chunk) flush();
+    }
+  }
+  if (in_chunk > 0) flush();
+}
+
+void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
+  if (out_.form != Form::none) throw Error(Errc::internal, "plan posts two sends in one round");
+  gather(runs, out_.segs, out_.elements);
+  if (out_.elements == 0) return;
+  const int peer = rank_of(to);
+  const TypeInfo& t = cfg_.type;
+  if (!fresh_.empty() && any_fresh(runs)) {
+    if (all_fresh(runs) && out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
+      // Untouched: straight from the initial content, which is never written
+      // (so the deferred send conflicts with nothing: empty segment).
+      out_.form = Form::direct;
+      MPI_Request r = MPI_REQUEST_NULL;
+      check(PMPI_Isend(init_at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm,
+                       &r),
+            "MPI_Isend");
+      defer(r, Segment{0, 0});
+      return;
+    }
+    materialize(runs);
+  }
+  if (out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
+    // Completes in the background (see executor.hpp).
+    out_.form = Form::direct;
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(PMPI_Isend(at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &r),
+          "MPI_Isend");
+    defer(r, out_.segs[0]);
+  } else if (out_.segs.size() == 1) {
+    out_.form = Form::direct;
+    post_typed(true, peer, at(out_.segs[0].offset), out_.elements);
+  } else if (t.contiguous) {
+    out_.form = Form::staged;
+    std::byte* stage = scratch_->send.get(out_.elements * t.size);
+    std::int64_t pos = 0;
+    for (const Segment& s : out_.segs) {
+      std::memcpy(stage + pos * t.size, offset(at(s.offset), t.true_lb), static_cast<std::size_t>(s.count * t.size));
+      pos += s.count;
+    }
+    out_.buf = offset(stage, -t.true_lb);
+    post_typed(true, peer, out_.buf, out_.elements);
+  } else {
+    out_.form = Form::packed;
+    post_packed(true, peer, out_);
+  }
+}
+
+void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action action) {
+  if (in_.form != Form::none) throw Error(Errc::internal, "plan posts two receives in one round");
+  gather(runs, in_.segs, in_.elements);
+  if (in_.elements == 0) return;
+  if (!deferred_.empty()) complete_deferred(in_.segs, false);
+  in_.action = action;
+  const int peer = rank_of(from);
+  const TypeInfo& t = cfg_.type;
+  const bool single = in_.segs.size() == 1;
+  if (!fresh_.empty() && any_fresh(runs)) {
+    if (action == Action::copy) {
+      mark_written(runs);  // the message overwrites every element
+    } else if (single && all_fresh(runs) && (action == Action::combine_after || commutative_)) {
+      // own = init (+) in, computed in the buffer after the data arrives.
+      mark_written(runs);
+      in_.form = Form::direct;
+      in_.first_touch = true;
+      post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
+      return;
+    } else {
+      materialize(runs);
+    }
+  }
+  if (action == Action::copy && single) {
+    in_.form = Form::direct;
+    post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
+  } else if (t.contiguous || single) {
+    // A scratch copy with the datatype's layout (for a contiguous type the
+    // elements are simply back to back).
+    in_.form = Form::staged;
+    in_.buf = offset(scratch_->recv.get(t.span_bytes(in_.elements)), -t.true_lb);
+    post_typed(false, peer, in_.buf, in_.elements);
+  } else {
+    in_.form = Form::packed;
+    post_packed(false, peer, in_);
+  }
+}
+
+void MpiExecutor::local(const plan::LocalOp& op) {
+  locals_.push_back(op);
+}
+
+void MpiExecutor::wait() {
+  wait_all(requests_, cfg_.wait, cfg_.spin);
+  requests_.clear();
+  if (in_.form != Form::none) finish_recv();
+  for (const plan::LocalOp& op : locals_) apply_local(op);
+  locals_.clear();
+  in_.form = Form::none;
+  in_.first_touch = false;
+  out_.form = Form::none;
+}
+
+}  // namespace optcoll::mpi

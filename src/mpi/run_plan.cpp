@@ -1,0 +1,62 @@
+// Running a chosen plan with the MPI executor; plan reuse across calls.
+#include <algorithm>
+
+#include "collectives.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// Scratch buffers up to this size stay allocated between calls (re-faulting
+// a 16 MiB buffer's pages costs about a millisecond per call).
+constexpr std::int64_t kKeepScratch = std::int64_t{32} << 20;
+
+bool same(const plan::PlanSpec& a, const plan::PlanSpec& b) {
+  return a.op == b.op && a.p == b.p && a.root == b.root && a.count == b.count && a.blocks == b.blocks &&
+         a.commutative == b.commutative;
+}
+
+}  // namespace
+
+void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
+              const void* init, bool complete) {
+  CommState::CachedPlan& cached = s.plans[spec.op == plan::Collective::bcast ? 0 : 1];
+  if (cached.plan == nullptr || cached.algorithm != choice.algorithm || !same(cached.spec, spec)) {
+    cached.plan.reset();
+    cached.plan = choice.algorithm->make(plan::PlanContext{spec, &s.graph}, s.rank);
+    cached.algorithm = choice.algorithm;
+    cached.spec = spec;
+  }
+  ExecConfig cfg;
+  cfg.comm = s.comm;
+  cfg.tag = kTag;
+  cfg.type = t;
+  cfg.op = op;
+  cfg.chunk = chunk_elements(t, s.settings.max_chunk > 0 ? s.settings.max_chunk : INT_MAX);
+  cfg.wait = s.wait;
+  cfg.spin = s.spin;
+  s.executor.bind(cfg, base, cached.plan->layout(), s.scratch);
+  if (init != nullptr) s.executor.set_initial(init, spec.commutative, complete);
+  s.executor.run(*cached.plan);
+  s.scratch.trim(kKeepScratch);
+}
+
+Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
+                  const Options& options) {
+  const CallInfo c = check_call(comm, count, type, 0);
+  CommState& s = c.comm_state(comm);
+  int commutative = 1;
+  if (op == plan::Collective::reduce) {
+    if (mpi_op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+    check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
+  }
+  const Choice ch = choose(s, op, count, count * c.type.size, commutative != 0, options);
+  Decision d;
+  d.algorithm = std::string(ch.algorithm->name);
+  d.blocks = ch.blocks;
+  if (s.model) d.model = *s.model;
+  d.measured = s.measured;
+  d.poll = s.wait == WaitMode::poll;
+  return d;
+}
+
+}  // namespace optcoll::mpi

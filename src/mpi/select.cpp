@@ -1,0 +1,101 @@
+// Algorithm and block-count selection (see optcoll/mpi/select.hpp).
+#include "optcoll/mpi/select.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+
+namespace optcoll::mpi {
+namespace {
+
+std::string valid_names(plan::Collective op) {
+  std::string out;
+  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
+    if (a.op != op) continue;
+    if (!out.empty()) out += ", ";
+    out += a.name;
+  }
+  return out;
+}
+
+const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutative, const Options& options,
+                                bool& fallback) {
+  plan::PlanSpec spec;
+  spec.op = op;
+  spec.commutative = commutative;
+  const auto& env = op == plan::Collective::bcast ? s.settings.bcast : s.settings.reduce;
+  const bool from_options = !options.algorithm.empty();
+  const std::string_view name = from_options ? std::string_view(options.algorithm) : std::string_view(env.data());
+  if (name.empty()) return plan::select_algorithm(spec);
+  const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
+  if (a == nullptr) {
+    const std::string var = op == plan::Collective::bcast ? "OPTCOLL_BCAST" : "OPTCOLL_REDUCE";
+    const std::string msg = "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" +
+                            std::string(name) + "' (" + (from_options ? "Options::algorithm" : var) +
+                            "); valid: " + valid_names(op);
+    if (!from_options && s.rank == 0 && !s.noted_unknown) std::fprintf(stderr, "%s\n", msg.c_str());
+    s.noted_unknown = true;
+    throw MpiError(MPI_ERR_ARG, msg);
+  }
+  if (a->needs_commutative && !commutative) {
+    const plan::AlgorithmInfo& d = plan::select_algorithm(spec);
+    if (s.rank == 0 && !s.noted_fallback)
+      std::fprintf(stderr, "optcoll: %s algorithm '%s' needs a commutative operator; using '%s' instead\n",
+                   std::string(plan::to_string(op)).c_str(), std::string(name).c_str(), std::string(d.name).c_str());
+    s.noted_fallback = true;
+    fallback = true;
+    return d;
+  }
+  return *a;
+}
+
+}  // namespace
+
+void check_algorithm_name(plan::Collective op, const Options& options) {
+  if (options.algorithm.empty() || plan::find_algorithm(op, options.algorithm) != nullptr) return;
+  throw MpiError(MPI_ERR_ARG, "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" +
+                                  options.algorithm + "' (Options::algorithm); valid: " + valid_names(op));
+}
+
+Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
+              const Options& options) {
+  Choice c;
+  if (options.algorithm.empty()) {
+    const std::size_t slot = (op == plan::Collective::bcast ? 0U : 2U) + (commutative ? 1U : 0U);
+    if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, options, c.fallback);
+    c.algorithm = s.picked[slot];
+  } else {
+    c.algorithm = &pick(s, op, commutative, options, c.fallback);
+  }
+  const std::int64_t max_blocks = std::max<std::int64_t>(count, 1);
+  switch (c.algorithm->blocking) {
+    case plan::Blocking::one:
+      c.blocks = 1;
+      break;
+    case plan::Blocking::per_rank:
+      c.blocks = s.size;
+      break;
+    case plan::Blocking::n:
+      if (options.blocks > 0) {
+        c.blocks = options.blocks;
+      } else if (s.settings.block_bytes > 0) {
+        c.blocks = (bytes + s.settings.block_bytes - 1) / s.settings.block_bytes;
+      } else if (count < 2 || s.graph.q() < 2) {
+        c.blocks = 1;  // the model's answer, without calibrating
+      } else {
+        // The model's answer depends on (bytes, count) only: remember the last.
+        CommState::ModelChoice& last = s.last_model_choice;
+        if (last.bytes != bytes || last.count != count) {
+          last.blocks = model::choose_blocks(s.graph.q(), bytes, count, block_model(s).ab);
+          last.bytes = bytes;
+          last.count = count;
+        }
+        c.blocks = last.blocks;
+      }
+      c.blocks = std::clamp<std::int64_t>(c.blocks, 1, max_blocks);
+      break;
+  }
+  return c;
+}
+
+}  // namespace optcoll::mpi

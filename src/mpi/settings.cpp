@@ -1,0 +1,88 @@
+// Settings::from_environment: the OPTCOLL_* variables of the MPI layer.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "optcoll/mpi/comm_state.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+void ignored(const char* name, const char* value, const char* why) {
+  std::fprintf(stderr, "optcoll: ignoring %s=%s (%s)\n", name, value, why);
+}
+
+// A positive finite double, or 0 (unset / malformed).
+double positive_double(const char* name) {
+  const char* v = env(name);
+  if (v == nullptr) return 0;
+  char* end = nullptr;
+  errno = 0;
+  const double d = std::strtod(v, &end);
+  if (errno != 0 || end == v || *end != '\0' || !(d > 0) || d > 1e6) {
+    ignored(name, v, "expected a positive number");
+    return 0;
+  }
+  return d;
+}
+
+// A positive integer, or 0 (unset / malformed).
+std::int64_t positive_int(const char* name) {
+  const char* v = env(name);
+  if (v == nullptr) return 0;
+  char* end = nullptr;
+  errno = 0;
+  const long long i = std::strtoll(v, &end, 10);
+  if (errno != 0 || end == v || *end != '\0' || i <= 0) {
+    ignored(name, v, "expected a positive integer");
+    return 0;
+  }
+  return static_cast<std::int64_t>(i);
+}
+
+void name(const char* var, std::array<char, 64>& out) {
+  const char* v = env(var);
+  if (v == nullptr) return;
+  // A name too long for the buffer is kept truncated: it names no algorithm
+  // and is reported as unknown when used.
+  std::strncpy(out.data(), v, out.size() - 1);
+}
+
+}  // namespace
+
+Settings Settings::from_environment() {
+  Settings s;
+  s.alpha = positive_double("OPTCOLL_ALPHA");
+  s.beta = positive_double("OPTCOLL_BETA");
+  s.block_bytes = positive_int("OPTCOLL_BLOCK_BYTES");
+  s.max_chunk = positive_int("OPTCOLL_MAX_CHUNK_ELEMS");
+  if (const char* w = env("OPTCOLL_WAIT")) {
+    const std::string_view v(w);
+    if (v == "block")
+      s.wait = 1;
+    else if (v == "poll")
+      s.wait = 2;
+    else if (v != "auto")
+      ignored("OPTCOLL_WAIT", w, "expected auto, block or poll");
+  }
+  if (const char* v = env("OPTCOLL_POLL_SPIN")) {
+    char* end = nullptr;
+    const long i = std::strtol(v, &end, 10);
+    if (end == v || *end != '\0' || i < 0 || i > 1000000)
+      ignored("OPTCOLL_POLL_SPIN", v, "expected 0..1000000");
+    else
+      s.spin = static_cast<std::int32_t>(i);
+  }
+  name("OPTCOLL_BCAST", s.bcast);
+  name("OPTCOLL_REDUCE", s.reduce);
+  return s;
+}
+
+}  // namespace optcoll::mpi

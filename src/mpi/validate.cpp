@@ -1,0 +1,78 @@
+// Argument checks at the MPI boundary, in MPI's error classes.
+#include <array>
+#include <string>
+
+#include "collectives.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// TypeInfo of a predefined datatype: constant for the process, so the last
+// few are cached per thread (saves four MPI queries per call).
+const TypeInfo& named_type_info(MPI_Datatype type) {
+  struct Entry {
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    TypeInfo info;
+  };
+  thread_local std::array<Entry, 8> cache{};
+  thread_local std::size_t next = 0;
+  for (const Entry& e : cache)
+    if (e.type == type) return e.info;
+  Entry& e = cache[next++ % cache.size()];
+  e.info = TypeInfo::of(type);
+  e.type = type;
+  return e.info;
+}
+
+}  // namespace
+
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
+  CallInfo c;
+  if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
+  c.state = find_comm_state(comm);
+  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
+    c.size = c.state->size;
+    c.rank = c.state->rank;
+  } else {
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+      throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
+    if (inter != 0) throw MpiError(MPI_ERR_COMM, "optcoll: intercommunicators are not supported");
+    check(PMPI_Comm_size(comm, &c.size), "MPI_Comm_size");
+    check(PMPI_Comm_rank(comm, &c.rank), "MPI_Comm_rank");
+  }
+  if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+  if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
+  int ni = 0;
+  int na = 0;
+  int nd = 0;
+  int combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    throw MpiError(MPI_ERR_TYPE, "optcoll: invalid datatype");
+  if (combiner == MPI_COMBINER_NAMED) {
+    c.type = named_type_info(type);
+  } else {
+    // MPI has no "is committed" query, but packing zero elements of an
+    // uncommitted type fails in both Open MPI and MPICH.
+    char none = 0;
+    int pos = 0;
+    if (PMPI_Pack(&none, 0, type, &none, 1, &pos, self_comm()) != MPI_SUCCESS)
+      throw MpiError(MPI_ERR_TYPE, "optcoll: datatype not committed");
+    c.type = TypeInfo::of(type);
+  }
+  if (count > 1 && c.type.size > 0 && c.type.extent <= 0)
+    throw MpiError(MPI_ERR_TYPE, "optcoll: datatypes with extent <= 0 are not supported");
+  if (root < 0 || root >= c.size)
+    throw MpiError(MPI_ERR_ROOT,
+                   "optcoll: root " + std::to_string(root) + " outside [0, " + std::to_string(c.size) + ")");
+  return c;
+}
+
+void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what) {
+  // A datatype with absolute displacements (true_lb != 0) may use
+  // MPI_BOTTOM, which is NULL.
+  if (buffer == nullptr && count > 0 && t.size > 0 && t.true_lb == 0)
+    throw MpiError(MPI_ERR_BUFFER, std::string("optcoll: NULL ") + what + " with count > 0");
+}
+
+}  // namespace optcoll::mpi

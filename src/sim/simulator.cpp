@@ -1,0 +1,492 @@
+// The simulator's round loop: post every rank's step, match the messages,
+// price them, move the symbolic payloads (payload.hpp), check the end state.
+#include "optcoll/sim/simulator.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include "optcoll/error.hpp"
+#include "optcoll/plan/executor.hpp"
+#include "payload.hpp"
+
+namespace optcoll::sim {
+namespace {
+
+using plan::Action;
+using plan::BlockRun;
+using plan::Collective;
+using plan::rank_t;
+
+// What one rank posted in one round. A single run (the common case) is kept
+// inline; several runs go to the round's arena.
+struct Post {
+  rank_t send_to = -1;
+  rank_t recv_from = -1;
+  BlockRun send_run, recv_run;  // when the count below is 1
+  std::uint32_t send_runs = 0, recv_runs = 0;
+  std::size_t send_at = 0, recv_at = 0;  // offsets in the chunk's arena otherwise
+  std::uint32_t chunk = 0;
+  Action action = Action::copy;
+};
+
+// Ranks are processed in contiguous chunks, one per thread for large p.
+// Each chunk records into its own arena and local-operation list.
+struct Chunk {
+  std::size_t begin = 0, end = 0;
+  std::vector<BlockRun> arena;
+  std::vector<std::pair<std::size_t, plan::LocalOp>> locals;  // (rank, op), in posting order
+  std::vector<std::string> errors;
+  std::int64_t messages = 0, total_bytes = 0, max_message_bytes = 0;
+  double slowest = 0;
+};
+
+struct RoundPosts {
+  std::vector<Post> post;
+  std::vector<Chunk> chunks;
+
+  RoundPosts(rank_t p, unsigned threads) : post(static_cast<std::size_t>(p)), chunks(threads) {
+    const auto n = static_cast<std::size_t>(p);
+    for (std::size_t t = 0; t < threads; ++t) {
+      chunks[t].begin = n * t / threads;
+      chunks[t].end = n * (t + 1) / threads;
+      for (std::size_t r = chunks[t].begin; r < chunks[t].end; ++r) post[r].chunk = static_cast<std::uint32_t>(t);
+    }
+  }
+  std::span<const BlockRun> sent(std::size_t r) const {
+    const Post& x = post[r];
+    return x.send_runs == 1 ? std::span<const BlockRun>(&x.send_run, 1)
+                            : std::span<const BlockRun>(chunks[x.chunk].arena.data() + x.send_at, x.send_runs);
+  }
+  std::span<const BlockRun> received(std::size_t r) const {
+    const Post& x = post[r];
+    return x.recv_runs == 1 ? std::span<const BlockRun>(&x.recv_run, 1)
+                            : std::span<const BlockRun>(chunks[x.chunk].arena.data() + x.recv_at, x.recv_runs);
+  }
+};
+
+// Runs fn(chunk) for every chunk, on its own thread when there are several.
+template <class Fn>
+void for_chunks(std::vector<Chunk>& chunks, Fn&& fn) {
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < chunks.size(); ++t) threads.emplace_back([&, t] { fn(chunks[t]); });
+  fn(chunks[0]);
+  for (auto& th : threads) th.join();
+}
+
+// The simulator's side of the executor interface: it only records.
+class RecordingExecutor final : public plan::Executor {
+ public:
+  RecordingExecutor(RoundPosts& posts, Chunk& chunk) : posts_(posts), chunk_(chunk) {}
+  std::size_t rank = 0;
+
+  void send(rank_t to, std::span<const BlockRun> runs) override {
+    Post& x = posts_.post[rank];
+    x.send_to = to;
+    x.send_runs = static_cast<std::uint32_t>(runs.size());
+    if (runs.size() == 1) {
+      x.send_run = runs[0];
+    } else {
+      x.send_at = chunk_.arena.size();
+      chunk_.arena.insert(chunk_.arena.end(), runs.begin(), runs.end());
+    }
+  }
+  void recv(rank_t from, std::span<const BlockRun> runs, Action a) override {
+    Post& x = posts_.post[rank];
+    x.recv_from = from;
+    x.action = a;
+    x.recv_runs = static_cast<std::uint32_t>(runs.size());
+    if (runs.size() == 1) {
+      x.recv_run = runs[0];
+    } else {
+      x.recv_at = chunk_.arena.size();
+      chunk_.arena.insert(chunk_.arena.end(), runs.begin(), runs.end());
+    }
+  }
+  void local(const plan::LocalOp& op) override { chunk_.locals.emplace_back(rank, op); }
+  void wait() override {}
+
+ private:
+  RoundPosts& posts_;
+  Chunk& chunk_;
+};
+
+// Whether the runs name blocks of the same positions, in the same order.
+bool same_blocks(const plan::BlockLayout& lay, std::span<const BlockRun> a, std::span<const BlockRun> b) {
+  std::size_t i = 0, j = 0;
+  std::int64_t ia = 0, jb = 0;  // position inside a[i], b[j]
+  while (i < a.size() && j < b.size()) {
+    if (a[i].first + ia != b[j].first + jb && lay.position(a[i].first + ia) != lay.position(b[j].first + jb))
+      return false;
+    const std::int64_t step = std::min(a[i].count - ia, b[j].count - jb);
+    ia += step;
+    jb += step;
+    if (ia == a[i].count) ++i, ia = 0;
+    if (jb == b[j].count) ++j, jb = 0;
+  }
+  return i == a.size() && j == b.size();
+}
+
+// Which (rank, block) holds data at first and which must hold a final
+// result, per Collective (plan.hpp); group g = block / n belongs to rank g.
+struct Semantics {
+  Collective op;
+  rank_t root;
+  std::int64_t n;  // blocks per group
+  bool initially(rank_t r, std::int64_t b) const {
+    switch (op) {
+      case Collective::gather:
+      case Collective::allgather:
+        return b / n == r;
+      case Collective::bcast:
+      case Collective::scatter:
+        return r == root;
+      default:
+        return true;  // reductions: every rank contributes to every block
+    }
+  }
+  bool required(rank_t r, std::int64_t b) const {
+    switch (op) {
+      case Collective::gather:
+      case Collective::reduce:
+        return r == root;
+      case Collective::scatter:
+      case Collective::reduce_scatter:
+        return b / n == r;
+      case Collective::exscan:
+        return r > 0;  // MPI leaves rank 0's result undefined
+      default:
+        return true;
+    }
+  }
+  // The contributions a required block must hold: [lo, hi).
+  std::pair<rank_t, rank_t> target(rank_t r, rank_t p) const {
+    if (op == Collective::scan) return {0, r + 1};
+    if (op == Collective::exscan) return {0, r};
+    return {0, p};
+  }
+};
+
+class Run {
+ public:
+  Run(const plan::PlanContext& ctx, plan::PlanFactory make, const SimOptions& opt)
+      : p_(ctx.spec.p),
+        opt_(opt),
+        sem_{ctx.spec.op, ctx.spec.root, 1},
+        posts_(p_, p_ >= kThreadedFrom ? std::max(1u, std::min(opt.threads, 64u)) : 1u) {
+    plans_.reserve(static_cast<std::size_t>(p_));
+    for (rank_t r = 0; r < p_; ++r) plans_.push_back(make(ctx, r));
+    res_.rounds = plans_[0]->rounds();
+    layout_ = &plans_[0]->layout();
+    sem_.n = layout_->blocks_per_group();
+    res_.blocks = layout().blocks();
+    for (rank_t r = 1; r < p_ && res_.ok(); ++r) {
+      const plan::RankPlan& pr = *plans_[static_cast<std::size_t>(r)];
+      if (pr.rounds() != res_.rounds || pr.layout().blocks() != res_.blocks)
+        error("rank " + std::to_string(r) + " disagrees with rank 0 on the number of rounds or blocks");
+    }
+  }
+
+  template <class Tracker>
+  SimResult simulate(const char* mode) {
+    if (!res_.ok()) return res_;
+    Tracker tracker = make_tracker<Tracker>(mode);
+    std::vector<double> clock(static_cast<std::size_t>(p_), 0.0), next(clock);
+    std::vector<double> abclock(clock), abnext(clock);
+    std::vector<std::int64_t> sent(static_cast<std::size_t>(p_), 0), received(sent);
+    std::vector<typename Tracker::Value> values;
+    // Local work (SimOptions::local_work), by round: added to a rank's
+    // alpha-beta clock before the round's messages.
+    std::vector<LocalWork> work(opt_.local_work);
+    std::stable_sort(work.begin(), work.end(),
+                     [](const LocalWork& a, const LocalWork& b) { return a.round < b.round; });
+    std::size_t next_work = 0;
+    const auto charge = [&](std::int64_t upto) {
+      for (; next_work < work.size() && work[next_work].round <= upto; ++next_work)
+        if (work[next_work].rank >= 0 && work[next_work].rank < p_)
+          abclock[static_cast<std::size_t>(work[next_work].rank)] += work[next_work].seconds;
+    };
+    for (std::int64_t i = 0; i < res_.rounds && res_.ok(); ++i) {
+      charge(i);
+      for_chunks(posts_.chunks, [&](Chunk& c) {
+        c.arena.clear();
+        c.locals.clear();
+        RecordingExecutor ex(posts_, c);
+        plan::Step scratch;
+        try {
+          for (std::size_t r = c.begin; r < c.end; ++r) {
+            ex.rank = r;
+            posts_.post[r].send_to = posts_.post[r].recv_from = -1;
+            plan::post_round(*plans_[r], i, scratch, ex);
+          }
+        } catch (const std::exception& e) {
+          c.errors.push_back(at(i, ex.rank) + "plan failed: " + e.what());
+        }
+      });
+      // Matching and cost, each rank looking at its own send and receive, so
+      // that every write goes to its own entries.
+      for_chunks(posts_.chunks, [&](Chunk& c) {
+        c.messages = c.total_bytes = c.max_message_bytes = 0;
+        c.slowest = 0;
+        for (std::size_t r = c.begin; r < c.end && c.errors.empty(); ++r)
+          match(i, r, c, clock, next, abclock, abnext, sent, received);
+      });
+      const std::int64_t messages_before = res_.messages;
+      double slowest = 0;
+      for (Chunk& c : posts_.chunks) {
+        for (auto& e : c.errors) error(e);
+        c.errors.clear();
+        res_.messages += c.messages;
+        res_.total_bytes += c.total_bytes;
+        res_.max_message_bytes = std::max(res_.max_message_bytes, c.max_message_bytes);
+        slowest = std::max(slowest, c.slowest);
+      }
+      if (!res_.ok()) break;
+      if (res_.messages > messages_before) {
+        ++res_.active_rounds;
+        res_.last_active_round = i;
+        res_.alpha_beta_time += slowest;
+      }
+      clock.swap(next);
+      abclock.swap(abnext);
+      check_locals(i);
+      if (!tracked_.empty() && res_.ok()) move_payload(tracker, values, i);
+    }
+    charge(std::numeric_limits<std::int64_t>::max());
+    if (res_.ok() && !tracked_.empty()) check_final(tracker);
+    res_.loggp_time = *std::max_element(clock.begin(), clock.end());
+    res_.alpha_beta_clock_time = *std::max_element(abclock.begin(), abclock.end());
+    for (std::size_t r = 0; r < sent.size(); ++r) {
+      res_.max_bytes_sent = std::max(res_.max_bytes_sent, sent[r]);
+      res_.max_bytes_received = std::max(res_.max_bytes_received, received[r]);
+    }
+    return res_;
+  }
+
+  const plan::BlockLayout& layout() const { return *layout_; }
+  SimResult& result() { return res_; }
+
+ private:
+  static constexpr rank_t kThreadedFrom = 4096;  // smaller p run on one thread
+
+  std::string at(std::int64_t i, std::size_t r) const {
+    return "round " + std::to_string(i) + ": rank " + std::to_string(r) + " ";
+  }
+  double ab_cost(std::int64_t bytes) const {
+    return opt_.alpha_beta.alpha + opt_.alpha_beta.beta * static_cast<double>(bytes);
+  }
+  void error(const std::string& e) {
+    if (static_cast<int>(res_.errors.size()) < opt_.max_errors) res_.errors.push_back(e);
+  }
+
+  // One rank's send and receive of round i: checks that the other ends
+  // agree, prices both, and advances the rank's clocks.
+  void match(std::int64_t i, std::size_t r, Chunk& c, const std::vector<double>& clock, std::vector<double>& next,
+             const std::vector<double>& abclock, std::vector<double>& abnext, std::vector<std::int64_t>& sent,
+             std::vector<std::int64_t>& received) const {
+    const Post& x = posts_.post[r];
+    const LogGP& m = opt_.loggp;
+    double done = clock[r];
+    double abdone = abclock[r];
+    if (x.send_to >= 0) {
+      const rank_t t = x.send_to;
+      const auto tu = static_cast<std::size_t>(t);
+      if (t >= p_ || tu == r) {
+        c.errors.push_back(at(i, r) + "sends to invalid rank " + std::to_string(t));
+        return;
+      }
+      if (posts_.post[tu].recv_from != static_cast<rank_t>(r) ||
+          !same_blocks(*layout_, posts_.sent(r), posts_.received(tu))) {
+        c.errors.push_back(at(i, r) + "sends to " + std::to_string(t) + ", which does not expect these blocks from it");
+        return;
+      }
+      const std::int64_t bytes = message_bytes(i, r, posts_.sent(r), c);
+      ++c.messages;
+      c.total_bytes += bytes;
+      c.max_message_bytes = std::max(c.max_message_bytes, bytes);
+      sent[r] += bytes;
+      c.slowest = std::max(c.slowest, ab_cost(bytes));
+      done = std::max(clock[r] + m.o + static_cast<double>(std::max<std::int64_t>(bytes - 1, 0)) * m.G, clock[r] + m.g);
+      abdone = std::max(abclock[r], abclock[tu]) + ab_cost(bytes);
+    }
+    if (x.recv_from >= 0) {
+      const rank_t f = x.recv_from;
+      const auto fu = static_cast<std::size_t>(f);
+      if (f >= p_ || posts_.post[fu].send_to != static_cast<rank_t>(r)) {
+        c.errors.push_back(at(i, r) + "waits for a message from " + std::to_string(f) + " that is never sent");
+        return;
+      }
+      const std::int64_t bytes = message_bytes(i, r, posts_.received(r), c);
+      received[r] += bytes;
+      const double arrival = clock[fu] + m.o + static_cast<double>(std::max<std::int64_t>(bytes - 1, 0)) * m.G + m.L;
+      done = std::max(done, std::max(clock[r], arrival) + m.o);
+      abdone = std::max(abdone, std::max(abclock[r], abclock[fu]) + ab_cost(bytes));
+    }
+    next[r] = done;
+    abnext[r] = abdone;
+  }
+
+  std::int64_t message_bytes(std::int64_t i, std::size_t r, std::span<const BlockRun> runs, Chunk& c) const {
+    const plan::BlockLayout& lay = *layout_;
+    std::int64_t elems = 0;
+    for (const BlockRun& run : runs) {
+      if (run.count == 1 && run.first >= 0 && run.first < lay.blocks()) {
+        elems += lay.block(run.first).count;
+        continue;
+      }
+      if (!lay.valid(run)) {
+        c.errors.push_back(at(i, r) + "names an invalid block run [" + std::to_string(run.first) + ", +" +
+                           std::to_string(run.count) + ")");
+        return 0;
+      }
+      elems += lay.run(run).count;
+    }
+    return elems * opt_.elem_size;
+  }
+
+  // Tracked slots: the blocks whose position (data block) is tracked: every
+  // non-empty data block, or evenly spaced ones including the first and the
+  // last when p * blocks would exceed the memory budget.
+  template <class Tracker>
+  Tracker make_tracker(const char* mode) {
+    const plan::BlockLayout& lay = layout();
+    std::vector<std::int64_t> positions;
+    for (std::int64_t b = 0; b < lay.blocks(); ++b)
+      if (lay.is_data(b) && lay.block(b).count > 0) positions.push_back(b);
+    const double per_position = static_cast<double>(lay.blocks()) / static_cast<double>(std::max<std::int64_t>(
+                                                                        lay.data_groups() * lay.blocks_per_group(), 1));
+    const double budget = static_cast<double>(opt_.max_tracked_bytes) /
+                          (static_cast<double>(p_) * Tracker::entry_bytes(p_) * per_position);
+    const auto want = static_cast<std::int64_t>(std::min(budget, static_cast<double>(positions.size())));
+    std::vector<char> chosen(static_cast<std::size_t>(lay.blocks()), 0);
+    if (opt_.track_payload && want >= 1) {
+      const auto m = static_cast<std::int64_t>(positions.size());
+      for (std::int64_t k = 0; k < want; ++k)
+        chosen[static_cast<std::size_t>(
+            positions[static_cast<std::size_t>(want == 1 ? 0 : k * (m - 1) / (want - 1))])] = 1;
+    }
+    slot_of_.assign(static_cast<std::size_t>(lay.blocks()), -1);
+    std::int64_t tracked_positions = 0;
+    for (std::int64_t b = 0; b < lay.blocks(); ++b) {
+      if (chosen[static_cast<std::size_t>(lay.position(b))] == 0) continue;
+      slot_of_[static_cast<std::size_t>(b)] = static_cast<std::int64_t>(tracked_.size());
+      tracked_.push_back(b);
+      if (lay.is_data(b)) ++tracked_positions;
+    }
+    res_.tracked_blocks = tracked_positions;
+    res_.payload = tracked_.empty() ? "none" : mode;
+    const auto slots = static_cast<std::int64_t>(tracked_.size());
+    Tracker t(p_, slots);
+    for (rank_t r = 0; r < p_; ++r)
+      for (std::int64_t s = 0; s < slots; ++s) {
+        const std::int64_t b = tracked_[static_cast<std::size_t>(s)];
+        if (lay.is_data(b) && sem_.initially(r, b)) t.set_initial(r, s);
+      }
+    return t;
+  }
+
+  // Local operations name valid runs of equal length and equal positions.
+  void check_locals(std::int64_t i) {
+    const plan::BlockLayout& lay = layout();
+    for (const Chunk& c : posts_.chunks)
+      for (const auto& [r, op] : c.locals) {
+        if (!lay.valid(op.from) || !lay.valid(op.to) || op.from.count != op.to.count ||
+            !same_blocks(lay, std::span(&op.from, 1), std::span(&op.to, 1))) {
+          error(at(i, r) + "has an invalid local operation from [" + std::to_string(op.from.first) + ", +" +
+                std::to_string(op.from.count) + ") to [" + std::to_string(op.to.first) + ", +" +
+                std::to_string(op.to.count) + ")");
+          return;
+        }
+      }
+  }
+
+  // All snapshots of the round first, then all receives: what travels is the
+  // sender's state before the round.
+  template <class Tracker>
+  void move_payload(Tracker& tracker, std::vector<typename Tracker::Value>& values, std::int64_t i) {
+    tracker.new_round();
+    values.clear();
+    auto each_tracked = [&](std::size_t r, auto&& fn) {
+      for (const BlockRun& run : posts_.sent(r))
+        for (std::int64_t b = run.first; b < run.first + run.count; ++b)
+          if (const std::int64_t s = slot_of_[static_cast<std::size_t>(b)]; s >= 0) fn(b, s);
+    };
+    for (std::size_t r = 0; r < posts_.post.size(); ++r) {
+      if (posts_.post[r].send_to < 0) continue;
+      each_tracked(r, [&](std::int64_t b, std::int64_t s) {
+        values.emplace_back();
+        if (const std::string e = tracker.snapshot(static_cast<rank_t>(r), s, values.back()); !e.empty())
+          error(at(i, r) + e + " (block " + std::to_string(b) + ")");
+      });
+    }
+    // The receiver's blocks, in the same order as the sender's (same
+    // positions, possibly other accumulators).
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < posts_.post.size(); ++r) {
+      const rank_t t = posts_.post[r].send_to;
+      if (t < 0) continue;
+      const auto tu = static_cast<std::size_t>(t);
+      const Action a = posts_.post[tu].action;
+      for (const BlockRun& run : posts_.received(tu))
+        for (std::int64_t b = run.first; b < run.first + run.count; ++b)
+          if (const std::int64_t s = slot_of_[static_cast<std::size_t>(b)]; s >= 0)
+            if (const std::string e = tracker.apply(t, s, values[k++], a); !e.empty())
+              error(at(i, tu) + e + " (block " + std::to_string(b) + " from " + std::to_string(r) + ")");
+    }
+    // Then every rank's local operations, in order, on its state after the
+    // receive.
+    for (const Chunk& c : posts_.chunks)
+      for (const auto& [r, op] : c.locals) {
+        for (std::int64_t d = 0; d < op.from.count; ++d) {
+          const std::int64_t sf = slot_of_[static_cast<std::size_t>(op.from.first + d)];
+          const std::int64_t st = slot_of_[static_cast<std::size_t>(op.to.first + d)];
+          if (sf < 0) continue;  // same position, so both untracked
+          typename Tracker::Value v{};
+          std::string e = tracker.snapshot(static_cast<rank_t>(r), sf, v);
+          if (e.empty()) e = tracker.apply(static_cast<rank_t>(r), st, v, op.action);
+          if (!e.empty()) error(at(i, r) + e + " (local, block " + std::to_string(op.to.first + d) + ")");
+        }
+      }
+  }
+
+  template <class Tracker>
+  void check_final(const Tracker& tracker) {
+    for (rank_t r = 0; r < p_ && res_.ok(); ++r) {
+      for (std::size_t s = 0; s < tracked_.size(); ++s)
+        if (layout().is_data(tracked_[s]) && sem_.required(r, tracked_[s]) &&
+            !tracker.complete(r, static_cast<std::int64_t>(s), sem_.target(r, p_).first, sem_.target(r, p_).second)) {
+          error("after " + std::to_string(res_.rounds) + " rounds rank " + std::to_string(r) + " lacks " +
+                (plan::is_reduction(sem_.op) ? "the complete result of block " : "block ") +
+                std::to_string(tracked_[s]));
+          break;
+        }
+    }
+  }
+
+  rank_t p_;
+  SimOptions opt_;
+  Semantics sem_;
+  RoundPosts posts_;
+  std::vector<std::unique_ptr<plan::RankPlan>> plans_;
+  const plan::BlockLayout* layout_ = nullptr;
+  std::vector<std::int64_t> tracked_;
+  std::vector<std::int64_t> slot_of_;
+  SimResult res_;
+};
+
+}  // namespace
+
+SimResult simulate(const plan::PlanContext& ctx, plan::PlanFactory make, const SimOptions& opt) {
+  plan::checked_blocks(ctx.spec);
+  if (ctx.graph == nullptr || ctx.graph->p() != ctx.spec.p)
+    throw Error(Errc::internal, "simulate: the context's graph does not match spec.p");
+  if (opt.elem_size < 1) throw Error(Errc::invalid_count, "element size must be >= 1");
+  Run run(ctx, make, opt);
+  if (!plan::is_reduction(ctx.spec.op)) return run.simulate<detail::HeldTracker>("exact");
+  if (!ctx.spec.commutative) return run.simulate<detail::IntervalTracker>("interval");
+  if (ctx.spec.p <= opt.exact_limit) return run.simulate<detail::SetTracker>("exact");
+  return run.simulate<detail::FingerprintTracker>("fingerprint");
+}
+
+}  // namespace optcoll::sim

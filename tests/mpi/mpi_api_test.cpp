@@ -1,0 +1,255 @@
+// The API contract: argument errors (MPI error classes through the error
+// handler, exceptions in C++), unknown algorithm names, rank 0's environment
+// winning, the non-commutative fallback, communicator caching (freed with
+// the communicator, user traffic never matched), calibration.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "mpi_test_util.hpp"
+#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/mpi/select.hpp"
+#include "optcoll/optcoll.h"
+#include "optcoll/optcoll.hpp"
+
+namespace optcoll::test {
+namespace {
+
+int error_class(int code) {
+  int c = code;
+  MPI_Error_class(code, &c);
+  return c;
+}
+
+// Counts invocations of the communicator's error handler.
+int g_handler_calls = 0;
+int g_handler_last = MPI_SUCCESS;
+void counting_handler(MPI_Comm*, int* code, ...) {
+  ++g_handler_calls;
+  g_handler_last = *code;
+}
+
+class ReturningComm : public TestComm {
+ public:
+  ReturningComm() {
+    MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+    MPI_Comm_create_errhandler(&counting_handler, &h);
+    MPI_Comm_set_errhandler(get(), h);
+    MPI_Errhandler_free(&h);
+  }
+};
+
+// Sets an environment variable at rank 0 (and `others` elsewhere, if not
+// null) for the lifetime of the object.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* at_rank0, const char* others = nullptr) : name_(name) {
+    const char* v = world_rank() == 0 ? at_rank0 : others;
+    if (v != nullptr) setenv(name, v, 1);
+  }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+TEST(MpiApi, ArgumentErrorsGoThroughTheErrorHandler) {
+  ReturningComm comm;
+  const int p = world_size();
+  int buf[8] = {};
+  int out[8] = {};
+  MPI_Datatype uncommitted = MPI_DATATYPE_NULL;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &uncommitted);
+  struct Case {
+    const char* what;
+    int expected;
+    int code;
+  };
+  g_handler_calls = 0;
+  const std::vector<Case> cases{
+      {"bcast root -1", MPI_ERR_ROOT, OPTCOLL_Bcast(buf, 1, MPI_INT, -1, comm)},
+      {"bcast root p", MPI_ERR_ROOT, OPTCOLL_Bcast(buf, 1, MPI_INT, p, comm)},
+      {"bcast count -1", MPI_ERR_COUNT, OPTCOLL_Bcast(buf, -1, MPI_INT, 0, comm)},
+      {"bcast MPI_DATATYPE_NULL", MPI_ERR_TYPE, OPTCOLL_Bcast(buf, 1, MPI_DATATYPE_NULL, 0, comm)},
+      {"bcast uncommitted", MPI_ERR_TYPE, OPTCOLL_Bcast(buf, 1, uncommitted, 0, comm)},
+      {"bcast NULL buffer", MPI_ERR_BUFFER, OPTCOLL_Bcast(nullptr, 1, MPI_INT, 0, comm)},
+      {"reduce root p", MPI_ERR_ROOT, OPTCOLL_Reduce(buf, out, 1, MPI_INT, MPI_SUM, p, comm)},
+      {"reduce count -1", MPI_ERR_COUNT, OPTCOLL_Reduce(buf, out, -1, MPI_INT, MPI_SUM, 0, comm)},
+      {"reduce MPI_DATATYPE_NULL", MPI_ERR_TYPE, OPTCOLL_Reduce(buf, out, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, comm)},
+      {"reduce uncommitted", MPI_ERR_TYPE, OPTCOLL_Reduce(buf, out, 1, uncommitted, MPI_SUM, 0, comm)},
+      {"reduce MPI_OP_NULL", MPI_ERR_OP, OPTCOLL_Reduce(buf, out, 1, MPI_INT, MPI_OP_NULL, 0, comm)},
+      {"reduce NULL sendbuf", MPI_ERR_BUFFER, OPTCOLL_Reduce(nullptr, out, 1, MPI_INT, MPI_SUM, 0, comm)},
+  };
+  for (const Case& c : cases) EXPECT_EQ(error_class(c.code), c.expected) << c.what;
+  EXPECT_EQ(g_handler_calls, static_cast<int>(cases.size()));
+  EXPECT_EQ(error_class(g_handler_last), MPI_ERR_BUFFER);
+  MPI_Type_free(&uncommitted);
+
+  // NULL buffers are fine with count 0; so is MPI_IN_PLACE at the root.
+  g_handler_calls = 0;
+  EXPECT_EQ(OPTCOLL_Bcast(nullptr, 0, MPI_INT, 0, comm), MPI_SUCCESS);
+  EXPECT_EQ(OPTCOLL_Reduce(nullptr, nullptr, 0, MPI_INT, MPI_SUM, 0, comm), MPI_SUCCESS);
+  // MPI_IN_PLACE at a non-root is an error, at the root not.
+  const int rc = OPTCOLL_Reduce(MPI_IN_PLACE, out, 0, MPI_INT, MPI_SUM, 0, comm);
+  EXPECT_EQ(error_class(rc), world_rank() == 0 ? MPI_SUCCESS : MPI_ERR_BUFFER);
+  EXPECT_EQ(g_handler_calls, world_rank() == 0 ? 0 : 1);
+}
+
+TEST(MpiApi, NullCommUsesWorldsErrorHandler) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int buf = 0;
+  EXPECT_EQ(error_class(OPTCOLL_Bcast(&buf, 1, MPI_INT, 0, MPI_COMM_NULL)), MPI_ERR_COMM);
+  EXPECT_EQ(error_class(OPTCOLL_Reduce(&buf, &buf, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL)), MPI_ERR_COMM);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+TEST(MpiApi, CppErrorsAreExceptions) {
+  TestComm comm;
+  int buf[4] = {};
+  try {
+    bcast(buf, 4, MPI_INT, world_size(), comm);
+    ADD_FAILURE() << "no exception";
+  } catch (const MpiError& e) {
+    EXPECT_EQ(e.mpi_class(), MPI_ERR_ROOT);
+    EXPECT_EQ(e.code(), Errc::mpi);
+  }
+  try {
+    bcast(buf, 4, MPI_INT, 0, comm, Options{"no_such_algorithm", 0});
+    ADD_FAILURE() << "no exception";
+  } catch (const MpiError& e) {
+    EXPECT_EQ(e.mpi_class(), MPI_ERR_ARG);
+    EXPECT_NE(std::string(e.what()).find("circulant"), std::string::npos) << e.what();
+  }
+  // Aliased buffers are detected at the root only (elsewhere recvbuf is not
+  // used), so only a single rank can test it without a hang.
+  if (world_size() == 1) {
+    EXPECT_THROW(reduce(buf, buf, 4, MPI_INT, MPI_SUM, 0, comm), MpiError);
+  }
+}
+
+TEST(MpiApi, UnknownAlgorithmInEnvironmentIsMpiErrArg) {
+  if (world_size() == 1) GTEST_SKIP() << "p = 1 moves no data and reads no settings";
+  // Only rank 0's environment counts: the others have a valid name.
+  ScopedEnv env("OPTCOLL_BCAST", "no_such_algorithm", "circulant");
+  ReturningComm comm;
+  std::vector<int> buf(100, 1);
+  g_handler_calls = 0;
+  EXPECT_EQ(error_class(OPTCOLL_Bcast(buf.data(), 100, MPI_INT, 0, comm)), MPI_ERR_ARG);
+  EXPECT_EQ(g_handler_calls, 1);
+  // Reductions are not affected.
+  EXPECT_EQ(OPTCOLL_Reduce(buf.data(), world_rank() == 0 ? nullptr : buf.data(), 0, MPI_INT, MPI_SUM, 0, comm),
+            MPI_SUCCESS);
+}
+
+TEST(MpiApi, RankZerosEnvironmentWins) {
+  const int p = world_size();
+  ScopedEnv alg("OPTCOLL_BCAST", "chain", "binomial");
+  ScopedEnv bytes("OPTCOLL_BLOCK_BYTES", "1000", "10");
+  TestComm comm;
+  const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, 100000, MPI_INT, MPI_OP_NULL);
+  EXPECT_EQ(d.algorithm, "chain");
+  EXPECT_EQ(d.blocks, 400);
+  std::vector<int> v(100000, world_rank() == p - 1 ? 7 : 0);
+  EXPECT_EQ(OPTCOLL_Bcast(v.data(), 100000, MPI_INT, p - 1, comm), MPI_SUCCESS);
+  for (int x : v) ASSERT_EQ(x, 7);
+}
+
+TEST(MpiApi, AlphaBetaOverrides) {
+  ScopedEnv a("OPTCOLL_ALPHA", "1e-5");
+  ScopedEnv b("OPTCOLL_BETA", "1e-9");
+  TestComm comm;
+  const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, 1 << 20, MPI_BYTE, MPI_OP_NULL);
+  const int q = ceil_log2(world_size());
+  if (q >= 2) {
+    EXPECT_DOUBLE_EQ(d.model.ab.alpha, 1e-5);
+    EXPECT_DOUBLE_EQ(d.model.ab.beta, 1e-9);
+    EXPECT_EQ(d.measured.alpha, 0.0);  // nothing measured
+    EXPECT_EQ(d.blocks, model::choose_blocks(q, 1 << 20, 1 << 20, {1e-5, 1e-9}));
+  } else {
+    EXPECT_EQ(d.blocks, 1);
+  }
+}
+
+TEST(MpiApi, CalibrationAgreesOnEveryRank) {
+  TestComm comm;
+  const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, 1 << 20, MPI_BYTE, MPI_OP_NULL);
+  std::int64_t lo = d.blocks;
+  std::int64_t hi = d.blocks;
+  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT64_T, MPI_MIN, comm);
+  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT64_T, MPI_MAX, comm);
+  EXPECT_EQ(lo, hi);
+  if (ceil_log2(world_size()) >= 2) {
+    EXPECT_GT(d.measured.alpha, 0.0);
+    EXPECT_GT(d.measured.beta, 0.0);
+    EXPECT_GT(d.measured.fill, 0.0);
+    EXPECT_LE(d.measured.fill, 1.0);
+    if (world_rank() == 0)
+      std::printf(
+          "calibration p=%d: 8 B round %.3g s, alpha=%.3g s beta=%.3g s/B fill=%.2f ranks/core=%.1f -> "
+          "n(1 MiB)=%lld%s\n",
+          world_size(), d.measured.round_small, d.measured.alpha, d.measured.beta, d.measured.fill,
+          d.measured.ranks_per_core, static_cast<long long>(d.blocks), d.poll ? " (polling)" : "");
+  }
+}
+
+TEST(MpiApi, NonCommutativeOverrideFallsBack) {
+  TestComm comm;
+  const mpi::Decision d =
+      mpi::describe(comm, plan::Collective::reduce, 100, Types::get().matrix, Ops::get().matrix, Options{"chain", 0});
+  EXPECT_EQ(d.algorithm, "binomial_ordered");
+}
+
+TEST(MpiApi, FreedCommunicatorReleasesItsCache) {
+  const std::int64_t before = mpi::live_comm_states();
+  {
+    TestComm comm;
+    int v = world_rank() == 0 ? 5 : 0;
+    bcast(&v, 1, MPI_INT, 0, comm);
+    EXPECT_EQ(v, 5);
+    if (world_size() > 1) {
+      EXPECT_EQ(mpi::live_comm_states(), before + 1);
+    }
+    bcast(&v, 1, MPI_INT, 0, comm);  // cached: no new state
+    if (world_size() > 1) {
+      EXPECT_EQ(mpi::live_comm_states(), before + 1);
+    }
+  }
+  EXPECT_EQ(mpi::live_comm_states(), before);
+}
+
+TEST(MpiApi, UserTrafficIsNeverMatched) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  // A wildcard receive pending across the collective must get the user's
+  // message, not optcoll's.
+  int got = -1;
+  MPI_Request req = MPI_REQUEST_NULL;
+  MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &req);
+  std::vector<int> v(5000, r == 0 ? 3 : 0);
+  bcast(v.data(), 5000, MPI_INT, 0, comm);
+  const int token = 1000 + r;
+  MPI_Send(&token, 1, MPI_INT, (r + 1) % p, 0, comm);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  EXPECT_EQ(got, 1000 + (r + p - 1) % p);
+  for (int x : v) ASSERT_EQ(x, 3);
+}
+
+TEST(MpiApi, WorldAndSelf) {
+  // MPI_COMM_WORLD's cache is released in MPI_Finalize (a clean exit of this
+  // program shows it); MPI_COMM_SELF has p = 1.
+  std::vector<int> v(333, world_rank() == 0 ? 9 : 0);
+  EXPECT_EQ(OPTCOLL_Bcast(v.data(), 333, MPI_INT, 0, MPI_COMM_WORLD), MPI_SUCCESS);
+  for (int x : v) ASSERT_EQ(x, 9);
+  std::vector<int> w(10, 2);
+  std::vector<int> out(10, 0);
+  EXPECT_EQ(OPTCOLL_Reduce(w.data(), out.data(), 10, MPI_INT, MPI_PROD, 0, MPI_COMM_SELF), MPI_SUCCESS);
+  EXPECT_EQ(out, w);
+}
+
+}  // namespace
+}  // namespace optcoll::test

@@ -1,0 +1,273 @@
+// The executor's message forms that the registry's plans do not reach:
+// messages of several runs (memcpy-packed for contiguous types, MPI_Pack'ed
+// for strided ones, received for copy and for both combine actions) and
+// chunking (messages and MPI_Reduce_local calls cut into pieces), driven by
+// three test-only plans (one with a scratch group and local operations)
+// and compared with native MPI.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mpi_test_util.hpp"
+#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/mpi/executor.hpp"
+#include "optcoll/optcoll.hpp"
+#include "optcoll/plan/executor.hpp"
+
+namespace optcoll::test {
+namespace {
+
+using plan::Action;
+using plan::BlockRun;
+using plan::rank_t;
+
+// n blocks as runs of 1, 2, 1, 2, ... blocks, listed last, first,
+// second-last, second, ...: no two consecutive runs are adjacent.
+std::vector<BlockRun> scattered_runs(std::int64_t n) {
+  std::vector<BlockRun> runs;
+  for (std::int64_t b = 0; b < n;) {
+    const std::int64_t len = std::min<std::int64_t>(runs.size() % 2 == 0 ? 1 : 2, n - b);
+    runs.push_back({b, len});
+    b += len;
+  }
+  std::vector<BlockRun> order;
+  for (std::size_t lo = 0, hi = runs.size(); lo < hi;) {
+    order.push_back(runs[--hi]);
+    if (lo < hi) order.push_back(runs[lo++]);
+  }
+  return order;
+}
+
+// Test plan: the root sends the whole buffer, as scattered runs, to every
+// other rank in turn (round i: to root+1+i).
+class ScatteredBcast final : public plan::RankPlan {
+ public:
+  ScatteredBcast(rank_t p, rank_t root, rank_t rank, std::int64_t count, std::int64_t n)
+      : layout_(count, n), runs_(scattered_runs(n)), p_(p), root_(root), rank_(rank) {}
+  std::int64_t rounds() const noexcept override { return p_ - 1; }
+  const plan::BlockLayout& layout() const noexcept override { return layout_; }
+  void step(std::int64_t i, plan::Step& out) const override {
+    const rank_t to = (root_ + 1 + i) % p_;
+    if (rank_ == root_) {
+      out.send_to = to;
+      out.send = runs_;
+    }
+    if (rank_ == to) {
+      out.recv_from = root_;
+      out.recv = runs_;
+      out.on_recv = Action::copy;
+    }
+  }
+
+ private:
+  plan::BlockLayout layout_;
+  std::vector<BlockRun> runs_;
+  rank_t p_, root_, rank_;
+};
+
+// Test plan: a rank-ordered linear reduction of whole buffers as scattered
+// runs. combine_after: root 0 receives from 1, 2, ..., p-1 (own = own (+)
+// in); combine_before: root p-1 receives from p-2, ..., 0 (own = in (+) own).
+class LinearReduce final : public plan::RankPlan {
+ public:
+  LinearReduce(rank_t p, rank_t rank, std::int64_t count, std::int64_t n, Action a)
+      : layout_(count, n), runs_(scattered_runs(n)), p_(p), rank_(rank), action_(a) {}
+  static rank_t root(rank_t p, Action a) { return a == Action::combine_after ? 0 : p - 1; }
+  std::int64_t rounds() const noexcept override { return p_ - 1; }
+  const plan::BlockLayout& layout() const noexcept override { return layout_; }
+  void step(std::int64_t i, plan::Step& out) const override {
+    const rank_t r = root(p_, action_);
+    const rank_t from = action_ == Action::combine_after ? i + 1 : p_ - 2 - i;
+    if (rank_ == from) {
+      out.send_to = r;
+      out.send = runs_;
+    }
+    if (rank_ == r) {
+      out.recv_from = from;
+      out.recv = runs_;
+      out.on_recv = action_;
+    }
+  }
+
+ private:
+  plan::BlockLayout layout_;
+  std::vector<BlockRun> runs_;
+  rank_t p_, rank_;
+  Action action_;
+};
+
+// Test plan: LinearReduce through a scratch group. Round 0: every non-root
+// copies its data into the scratch group (local copy). Round i >= 1: the
+// i-th sender sends its scratch group as scattered runs; the root receives
+// them into its own scratch group and combines each block into its data
+// with a local operation.
+class ScratchReduce final : public plan::RankPlan {
+ public:
+  ScratchReduce(rank_t p, rank_t rank, std::int64_t count, std::int64_t n, Action a)
+      : layout_(count, n), p_(p), rank_(rank), n_(n), action_(a) {
+    layout_.add_scratch(0);
+    for (const BlockRun& r : scattered_runs(n)) runs_.push_back({r.first + n, r.count});
+  }
+  std::int64_t rounds() const noexcept override { return p_; }
+  const plan::BlockLayout& layout() const noexcept override { return layout_; }
+  void step(std::int64_t i, plan::Step& out) const override {
+    const rank_t r = LinearReduce::root(p_, action_);
+    if (i == 0) {
+      if (rank_ != r) out.local.push_back({{0, n_}, {n_, n_}, Action::copy});
+      return;
+    }
+    const rank_t from = action_ == Action::combine_after ? i : p_ - 1 - i;
+    if (rank_ == from) {
+      out.send_to = r;
+      out.send = runs_;
+    }
+    if (rank_ == r) {
+      out.recv_from = from;
+      out.recv = runs_;
+      out.on_recv = Action::copy;
+      for (std::int64_t j = 0; j < n_; ++j) out.local.push_back({{n_ + j, 1}, {j, 1}, action_});
+    }
+  }
+
+ private:
+  plan::BlockLayout layout_;
+  std::vector<BlockRun> runs_;
+  rank_t p_, rank_;
+  std::int64_t n_;
+  Action action_;
+};
+
+// Runs plan with the MPI executor; init: the working buffer's initial
+// content if base does not hold it (MpiExecutor::set_initial).
+void run_plan(MPI_Comm comm, const plan::RankPlan& plan, void* base, MPI_Datatype type, MPI_Op op, std::int64_t chunk,
+              const void* init = nullptr, bool commutative = true, bool complete = true) {
+  mpi::CommState& s = mpi::comm_state(comm);
+  mpi::ExecConfig cfg;
+  cfg.comm = s.comm;
+  cfg.tag = mpi::kTag;
+  cfg.type = mpi::TypeInfo::of(type);
+  cfg.op = op;
+  cfg.chunk = mpi::chunk_elements(cfg.type, chunk);
+  cfg.wait = s.wait;
+  cfg.spin = s.spin;
+  mpi::MpiExecutor ex(cfg, base, plan.layout(), s.scratch);
+  if (init != nullptr) ex.set_initial(init, commutative, complete);
+  ex.run(plan);
+}
+
+const std::int64_t kCounts[] = {1, 5, 7, 100, 1001};
+// Chunk limits for a message of `count` elements: none, and small ones that
+// cut messages (and pieces of runs) into at most about 35 chunks.
+std::vector<std::int64_t> chunks(std::int64_t count) {
+  std::vector<std::int64_t> c{std::int64_t{1} << 40};
+  for (std::int64_t x : {1, 3, 64})
+    if (x < count && count / x <= 35) c.push_back(x);
+  return c;
+}
+
+TEST(MpiExecutor, ScatteredRunsBcast) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  for (Kind k : {Kind::int32, Kind::float64, Kind::strided, Kind::matrix}) {
+    for (std::int64_t count : kCounts) {
+      const int root = p / 2;
+      Buffer input(k, count);
+      input.fill(r == root ? 5u : 6u + static_cast<unsigned>(r));
+      Buffer expect = input;
+      ASSERT_EQ(MPI_Bcast(expect.data(), static_cast<int>(count), expect.type(), root, comm), MPI_SUCCESS);
+      for (std::int64_t chunk : chunks(count)) {
+        SCOPED_TRACE(where(p, root, count, k, "scattered", 7) + " chunk=" + std::to_string(chunk));
+        Buffer got = input;
+        run_plan(comm, ScatteredBcast(p, root, r, count, 7), got.data(), got.type(), MPI_OP_NULL, chunk);
+        EXPECT_EQ(first_difference(got, expect), -1);
+      }
+    }
+  }
+}
+
+TEST(MpiExecutor, ScatteredRunsReduceBothActions) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  struct Case {
+    Kind k;
+    MPI_Op op;
+  };
+  for (const Case c : {Case{Kind::int32, MPI_SUM}, Case{Kind::float64, MPI_MAX}, Case{Kind::strided, Ops::get().ring},
+                       Case{Kind::matrix, Ops::get().matrix}}) {
+    for (std::int64_t count : kCounts) {
+      Buffer send(c.k, count);
+      send.fill(100u + static_cast<unsigned>(r));
+      Buffer expect(c.k, count);  // rank-ordered, at every rank
+      ASSERT_EQ(MPI_Allreduce(send.data(), expect.data(), static_cast<int>(count), send.type(), c.op, comm),
+                MPI_SUCCESS);
+      for (Action a : {Action::combine_after, Action::combine_before}) {
+        const int root = static_cast<int>(LinearReduce::root(p, a));
+        for (std::int64_t chunk : chunks(count)) {
+          SCOPED_TRACE(where(p, root, count, c.k, a == Action::combine_after ? "linear_after" : "linear_before", 7) +
+                       " chunk=" + std::to_string(chunk));
+          Buffer work = send;
+          run_plan(comm, LinearReduce(p, r, count, 7, a), work.data(), work.type(), c.op, chunk);
+          if (r == root) {
+            EXPECT_EQ(first_difference(work, expect), -1);
+          }
+          Buffer work2 = send;
+          run_plan(comm, ScratchReduce(p, r, count, 7, a), work2.data(), work2.type(), c.op, chunk);
+          if (r == root) {
+            EXPECT_EQ(first_difference(work2, expect), -1) << "through a scratch group";
+          }
+          // The input left in place (set_initial), with several runs per
+          // message and with one (n = 1: the first combination computed in
+          // place when the op allows it).
+          int commutative = 0;
+          MPI_Op_commutative(c.op, &commutative);
+          for (std::int64_t n : {7, 1}) {
+            Buffer work3(c.k, count);
+            work3.fill(seed_of({r, n}));  // garbage: the input is read from `send`
+            run_plan(comm, LinearReduce(p, r, count, n, a), work3.data(), work3.type(), c.op, chunk, send.data(),
+                     commutative != 0, r == root);
+            if (r == root) {
+              EXPECT_EQ(first_difference(work3, expect), -1) << "input left in place, n=" << n;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MpiExecutor, ChunkLimitFromEnvironment) {
+  if (world_rank() == 0) setenv("OPTCOLL_MAX_CHUNK_ELEMS", "7", 1);
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  for (Kind k : {Kind::int32, Kind::strided}) {
+    const std::int64_t count = 1000;
+    const int root = p - 1;
+    SCOPED_TRACE(where(p, root, count, k, "", 0) + " OPTCOLL_MAX_CHUNK_ELEMS=7");
+    Buffer expect(k, count);
+    expect.fill(r == root ? 1u : 2u);
+    Buffer got = expect;
+    ASSERT_EQ(MPI_Bcast(expect.data(), static_cast<int>(count), expect.type(), root, comm), MPI_SUCCESS);
+    bcast(got.data(), count, got.type(), root, comm, Options{"", 1});  // one block: messages of 1000 elements
+    EXPECT_EQ(first_difference(got, expect), -1);
+    const MPI_Op op = k == Kind::int32 ? MPI_SUM : Ops::get().ring;
+    Buffer send(k, count);
+    send.fill(3u + static_cast<unsigned>(r));
+    Buffer rexpect(k, count);
+    Buffer rgot(k, count);
+    ASSERT_EQ(MPI_Reduce(send.data(), rexpect.data(), static_cast<int>(count), send.type(), op, root, comm),
+              MPI_SUCCESS);
+    reduce(send.data(), rgot.data(), count, send.type(), op, root, comm, Options{"", 1});
+    if (r == root) {
+      EXPECT_EQ(first_difference(rgot, rexpect), -1);
+    }
+  }
+  unsetenv("OPTCOLL_MAX_CHUNK_ELEMS");
+}
+
+}  // namespace
+}  // namespace optcoll::test

@@ -1,0 +1,175 @@
+// Allgather(v), reduce-scatter and allreduce on the circulant graph, checked
+// by the simulator's exact data flow over count distributions, p and n.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::sim {
+namespace {
+
+using plan::BlockLayout;
+using plan::Collective;
+using plan::rank_t;
+using plan::Segment;
+
+enum class Dist { regular, irregular, degenerate, spikes, all_zero, one_zero };
+
+std::vector<Segment> groups_of(Dist d, rank_t p, std::int64_t m) {
+  std::vector<Segment> g(static_cast<std::size_t>(p));
+  std::int64_t at = 0;
+  for (rank_t i = 0; i < p; ++i) {
+    std::int64_t c = 0;
+    switch (d) {
+      case Dist::regular:
+        c = m;
+        break;
+      case Dist::irregular:
+        c = (i % 3) * m;
+        break;
+      case Dist::degenerate:
+        c = i == p / 2 ? m * p : 0;
+        break;
+      case Dist::spikes:
+        c = i % 7 == 3 ? 5 * m : 1;
+        break;
+      case Dist::all_zero:
+        c = 0;
+        break;
+      case Dist::one_zero:
+        c = i == p - 1 ? 0 : m;
+        break;
+    }
+    g[static_cast<std::size_t>(i)] = {at, c};
+    at += c;
+  }
+  return g;
+}
+
+struct Case {
+  Collective op;
+  plan::PlanFactory make;
+};
+
+SimResult run(Collective op, plan::PlanFactory make, rank_t p, const BlockLayout& lay) {
+  const schedule::Circulant g(p);
+  const schedule::AllRootsSchedule all(g);
+  const plan::PlanContext ctx{{op, p, 0, lay.extent(), lay.blocks_per_group(), true}, &g, &all, &lay};
+  return simulate(ctx, make, {});
+}
+
+std::string where(Collective op, rank_t p, std::int64_t n, int dist) {
+  return std::string(plan::to_string(op)) + " p=" + std::to_string(p) + " n=" + std::to_string(n) +
+         " dist=" + std::to_string(dist);
+}
+
+void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist d, std::int64_t m) {
+  std::vector<Segment> groups = groups_of(d, p, m);
+  const std::int64_t total = groups.back().offset + groups.back().count;
+  const BlockLayout lay = op == Collective::allreduce ? plan::allreduce_layout(total, p, n) : BlockLayout(groups, n);
+  const SimResult r = run(op, make, p, lay);
+  const std::string at = where(op, p, n, static_cast<int>(d));
+  ASSERT_TRUE(r.ok()) << at << ": " << r.errors.front();
+  EXPECT_EQ(r.payload, lay.nonempty_groups().empty() ? "none" : "exact") << at;
+  const int q = schedule::Circulant(p).q();
+  const bool idle = p == 1 || lay.nonempty_groups().empty();
+  const std::int64_t phase = idle ? 0 : n - 1 + q;
+  if (make == &plan::make_allreduce_dissemination || make == &plan::make_allreduce_bruck) {
+    EXPECT_EQ(r.rounds, idle ? 0 : q) << at;
+  } else {
+    EXPECT_EQ(r.rounds, op == Collective::allreduce ? 2 * phase : phase) << at;
+  }
+  // Allgather: each rank receives every other rank's data exactly once;
+  // reduce-scatter: each sends its partial of every other group once.
+  if (op == Collective::allgather) {
+    std::int64_t expected = 0;
+    for (rank_t j = 0; j < p; ++j) expected += (p - 1) * lay.group(j).count;
+    EXPECT_EQ(r.total_bytes, expected) << at;
+  }
+  if (op == Collective::reduce_scatter) {
+    EXPECT_EQ(r.total_bytes, (p - 1) * total) << at;
+  }
+}
+
+const std::vector<Case> kCases{
+    {Collective::allgather, &plan::make_allgather_circulant},
+    {Collective::reduce_scatter, &plan::make_reduce_scatter_circulant},
+    {Collective::allreduce, &plan::make_allreduce_circulant},
+    {Collective::allreduce, &plan::make_allreduce_dissemination},
+    {Collective::allreduce, &plan::make_allreduce_bruck},
+};
+
+// Every p up to 96 (all p up to 1024 with OPTCOLL_LONG=1), block counts 1,
+// q and 2q+1, every distribution.
+TEST(AllToAllCirculant, ExactDataFlowEveryP) {
+  const rank_t top = std::getenv("OPTCOLL_LONG") != nullptr ? 1024 : 96;
+  for (rank_t p = 1; p <= top; ++p) {
+    const int q = schedule::Circulant(p).q();
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{q}, std::int64_t{2 * q + 1}}) {
+      if (n < 1 || (p > 128 && n > 1)) continue;
+      for (int d = 0; d < 6; ++d)
+        for (const Case& c : kCases) check(c.op, c.make, p, n, static_cast<Dist>(d), 3);
+    }
+  }
+}
+
+// Larger p, sampled: non-powers of two around 1024, several n.
+TEST(AllToAllCirculant, ExactDataFlowLargerP) {
+  for (rank_t p : {127, 255, 257, 500, 1000, 1023, 1024}) {
+    for (std::int64_t n : {2, 7}) {
+      for (int d : {0, 1, 2}) {
+        for (const Case& c : kCases) {
+          // Exact contributor sets cost p/8 bytes per rank and block.
+          if (n == 7 && c.op != Collective::allgather) continue;
+          check(c.op, c.make, p, n, static_cast<Dist>(d), 2);
+        }
+      }
+    }
+  }
+}
+
+// The degenerate allgather is a broadcast: as many rounds, as many bytes per
+// rank, and the same alpha-beta time as the broadcast of the same data.
+TEST(AllToAllCirculant, DegenerateAllgatherIsABroadcast) {
+  for (rank_t p : {5, 17, 100}) {
+    const std::int64_t n = 6;
+    const BlockLayout lay(groups_of(Dist::degenerate, p, 60), n);
+    const SimResult ag = run(Collective::allgather, &plan::make_allgather_circulant, p, lay);
+    const schedule::Circulant g(p);
+    const plan::PlanContext bc{{Collective::bcast, p, p / 2, 60 * p, n, true}, &g};
+    const SimResult b = simulate(bc, &plan::make_bcast_circulant, {});
+    ASSERT_TRUE(ag.ok() && b.ok());
+    EXPECT_EQ(ag.rounds, b.rounds);
+    EXPECT_EQ(ag.total_bytes, b.total_bytes);
+    EXPECT_EQ(ag.max_bytes_received, b.max_bytes_received);
+    EXPECT_DOUBLE_EQ(ag.alpha_beta_time, b.alpha_beta_time);
+  }
+}
+
+}  // namespace
+}  // namespace optcoll::sim
+
+namespace optcoll::sim {
+namespace {
+
+// Lang 2025's Algorithm 1 as printed visits only the first special round;
+// the simulator finds the lost contributions (p = 13: l = 5 = 4 + 1), the
+// corrected order passes. p with a single one-bit in l are unaffected.
+TEST(AllToAllCirculant, BruckAsPrintedLosesContributions) {
+  for (rank_t p : {13, 7, 11, 14}) {
+    const plan::BlockLayout lay = plan::allreduce_layout(p * 4, p, 1);
+    const SimResult printed = run(Collective::allreduce, &plan::make_allreduce_bruck_as_printed, p, lay);
+    ASSERT_FALSE(printed.ok()) << "p=" << p;
+    EXPECT_NE(printed.errors.front().find("lacks the complete result"), std::string::npos) << printed.errors.front();
+    EXPECT_TRUE(run(Collective::allreduce, &plan::make_allreduce_bruck, p, lay).ok()) << "p=" << p;
+  }
+  for (rank_t p : {9, 10, 12}) {  // l = 1, 2, 4
+    const plan::BlockLayout lay = plan::allreduce_layout(p * 4, p, 1);
+    EXPECT_TRUE(run(Collective::allreduce, &plan::make_allreduce_bruck_as_printed, p, lay).ok()) << "p=" << p;
+  }
+}
+
+}  // namespace
+}  // namespace optcoll::sim
