@@ -31,8 +31,10 @@ void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, con
 // Runs the chosen plan on working buffer base (element 0); init: the
 // buffer's initial content if it is elsewhere (MpiExecutor::set_initial),
 // complete: base must hold every block at the end.
+// layout: the caller's layout for the collectives with one group per rank
+// (plan::has_rank_groups); copied into the cache with the plan.
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init = nullptr, bool complete = true);
+              const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr);
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,

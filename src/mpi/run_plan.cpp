@@ -18,11 +18,23 @@ bool same(const plan::PlanSpec& a, const plan::PlanSpec& b) {
 }  // namespace
 
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init, bool complete) {
-  CommState::CachedPlan& cached = s.plans[spec.op == plan::Collective::bcast ? 0 : 1];
-  if (cached.plan == nullptr || cached.algorithm != choice.algorithm || !same(cached.spec, spec)) {
+              const void* init, bool complete, const plan::BlockLayout* layout) {
+  const auto slot = static_cast<std::size_t>(spec.op);
+  CommState::CachedPlan& cached = s.plans[slot];
+  std::unique_ptr<plan::BlockLayout>& kept = s.layouts[slot];
+  const bool same_layout = layout == nullptr ? kept == nullptr : (kept != nullptr && *kept == *layout);
+  if (cached.plan == nullptr || cached.algorithm != choice.algorithm || !same(cached.spec, spec) || !same_layout) {
     cached.plan.reset();
-    cached.plan = choice.algorithm->make(plan::PlanContext{spec, &s.graph}, s.rank);
+    plan::PlanContext ctx{spec, &s.graph};
+    if (layout != nullptr) {
+      kept = std::make_unique<plan::BlockLayout>(*layout);
+      if (s.all_roots == nullptr) s.all_roots = std::make_unique<schedule::AllRootsSchedule>(s.graph);
+      ctx.layout = kept.get();
+      ctx.all_roots = s.all_roots.get();
+    } else {
+      kept.reset();
+    }
+    cached.plan = choice.algorithm->make(ctx, s.rank);
     cached.algorithm = choice.algorithm;
     cached.spec = spec;
   }

@@ -23,13 +23,13 @@ const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutat
   plan::PlanSpec spec;
   spec.op = op;
   spec.commutative = commutative;
-  const auto& env = op == plan::Collective::bcast ? s.settings.bcast : s.settings.reduce;
+  const auto& env = s.settings.algorithm[static_cast<std::size_t>(op)];
   const bool from_options = !options.algorithm.empty();
   const std::string_view name = from_options ? std::string_view(options.algorithm) : std::string_view(env.data());
   if (name.empty()) return plan::select_algorithm(spec);
   const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
   if (a == nullptr) {
-    const std::string var = op == plan::Collective::bcast ? "OPTCOLL_BCAST" : "OPTCOLL_REDUCE";
+    const std::string var = env_name(op);
     const std::string msg = "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" +
                             std::string(name) + "' (" + (from_options ? "Options::algorithm" : var) +
                             "); valid: " + valid_names(op);
@@ -61,7 +61,7 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
               const Options& options) {
   Choice c;
   if (options.algorithm.empty()) {
-    const std::size_t slot = (op == plan::Collective::bcast ? 0U : 2U) + (commutative ? 1U : 0U);
+    const std::size_t slot = 2 * static_cast<std::size_t>(op) + (commutative ? 1U : 0U);
     if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, options, c.fallback);
     c.algorithm = s.picked[slot];
   } else {

@@ -1,4 +1,5 @@
 // Settings::from_environment: the OPTCOLL_* variables of the MPI layer.
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -47,7 +48,8 @@ std::int64_t positive_int(const char* name) {
   return static_cast<std::int64_t>(i);
 }
 
-void name(const char* var, std::array<char, 64>& out) {
+template <std::size_t N>
+void name(const char* var, std::array<char, N>& out) {
   const char* v = env(var);
   if (v == nullptr) return;
   // A name too long for the buffer is kept truncated: it names no algorithm
@@ -56,6 +58,12 @@ void name(const char* var, std::array<char, 64>& out) {
 }
 
 }  // namespace
+
+std::string env_name(plan::Collective op) {
+  std::string v = "OPTCOLL_";
+  for (const char c : plan::to_string(op)) v += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return v;
+}
 
 Settings Settings::from_environment() {
   Settings s;
@@ -80,8 +88,8 @@ Settings Settings::from_environment() {
     else
       s.spin = static_cast<std::int32_t>(i);
   }
-  name("OPTCOLL_BCAST", s.bcast);
-  name("OPTCOLL_REDUCE", s.reduce);
+  for (std::size_t op = 0; op < plan::kCollectives; ++op)
+    name(env_name(static_cast<plan::Collective>(op)).c_str(), s.algorithm[op]);
   return s;
 }
 

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "optcoll/model/block_count.hpp"
@@ -39,8 +40,8 @@ struct Settings {
   std::int64_t max_chunk = 0;     // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
   std::int32_t wait = 0;          // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
   std::int32_t spin = -1;         // OPTCOLL_POLL_SPIN: polls before sleeping
-  std::array<char, 64> bcast{};   // OPTCOLL_BCAST
-  std::array<char, 64> reduce{};  // OPTCOLL_REDUCE
+  // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
+  std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
 
   // This process's environment; malformed values are reported on stderr and
   // ignored.
@@ -82,10 +83,14 @@ struct CommState {
     plan::PlanSpec spec;
     std::unique_ptr<plan::RankPlan> plan;
   };
-  std::array<CachedPlan, 2> plans;
+  std::array<CachedPlan, plan::kCollectives> plans;  // by plan::Collective
+  // The caller's layout of the cached plan (one group per rank), if any.
+  std::array<std::unique_ptr<plan::BlockLayout>, plan::kCollectives> layouts;
+  // Every rank's receive schedule, built at the first call that needs it.
+  std::unique_ptr<schedule::AllRootsSchedule> all_roots;
   // The algorithm chosen without Options, per (op, commutative): the
   // environment's settings are fixed for the communicator's lifetime.
-  std::array<const plan::AlgorithmInfo*, 4> picked{};
+  std::array<const plan::AlgorithmInfo*, 2 * plan::kCollectives> picked{};
   struct ModelChoice {
     std::int64_t bytes = -1;
     std::int64_t count = -1;
@@ -100,6 +105,9 @@ struct CommState {
   CommState& operator=(const CommState&) = delete;
   ~CommState();
 };
+
+// The environment variable naming op's algorithm: OPTCOLL_BCAST, ...
+std::string env_name(plan::Collective op);
 
 // The state cached on comm, built at first use (collective over comm then).
 // comm must be a valid intracommunicator. Throws MpiError.

@@ -5,7 +5,6 @@
 
 #include <span>
 
-#include "optcoll/error.hpp"
 #include "optcoll/plan/plan.hpp"
 
 namespace optcoll::plan {
@@ -21,15 +20,11 @@ class Executor {
   virtual void recv(rank_t from, std::span<const BlockRun> runs, Action action) = 0;
   // Queue a local copy or combination, applied after this round's receive
   // (in the order queued) by the next wait().
-  virtual void local(const LocalOp& op);
+  virtual void local(const LocalOp& op) = 0;
   // Complete everything posted in this round, apply the receive action, then
   // the queued local operations.
   virtual void wait() = 0;
 };
-
-inline void Executor::local(const LocalOp&) {
-  throw Error(Errc::internal, "this executor does not apply local operations");
-}
 
 // Posts round i of `plan` on `ex` (no wait); `scratch` is reused across
 // rounds so that steady-state rounds do not allocate.

@@ -39,6 +39,7 @@ enum class Action : std::uint8_t {
 struct Segment {
   std::int64_t offset = 0;
   std::int64_t count = 0;
+  bool operator==(const Segment&) const = default;
 };
 
 // Block ids [first, first + count).
@@ -125,6 +126,7 @@ class BlockLayout {
     return {a.offset, b.offset + b.count - a.offset};
   }
   std::int64_t largest_block() const noexcept;
+  bool operator==(const BlockLayout&) const = default;
 
   // Appends a scratch group mirroring data group `of`, after everything so
   // far in memory; returns its index.
@@ -186,6 +188,7 @@ enum class Collective : std::uint8_t {
   scan,            // every block, combined over ranks 0..r, ends at rank r
   exscan,          // every block, combined over ranks 0..r-1, ends at rank r > 0
 };
+inline constexpr std::size_t kCollectives = 9;
 
 // Whether the working buffers combine contributions (else they copy).
 constexpr bool is_reduction(Collective op) noexcept {
