@@ -4,7 +4,9 @@
 
 #include <cstdlib>
 
+#include "optcoll/error.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/allmerge.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 namespace optcoll::sim {
@@ -180,6 +182,32 @@ TEST(AllToAllCirculant, BruckAsPrintedLosesContributions) {
     const plan::BlockLayout lay = plan::allreduce_layout(p * 4, p, 1);
     EXPECT_TRUE(run(Collective::allreduce, &plan::make_allreduce_bruck_as_printed, p, lay).ok()) << "p=" << p;
   }
+}
+
+}  // namespace
+}  // namespace optcoll::sim
+
+namespace optcoll::sim {
+namespace {
+
+// The merge all-reduction's plans with growing runs: every rank ends with
+// every key, for every p up to 150 and every distribution; Bruck moves at
+// most 1.5x the circulant's bytes (Lang 2025's bound for the partial buffer).
+TEST(Allmerge, EveryRankEndsWithEveryKey) {
+  for (rank_t p = 1; p <= 150; ++p) {
+    for (int d = 0; d < 6; ++d) {
+      std::vector<std::int64_t> keys;
+      for (const Segment& s : groups_of(static_cast<Dist>(d), p, 5)) keys.push_back(s.count);
+      const model::AlphaBeta ab;
+      const MergeCost c = allmerge_cost("circulant", keys, 4, ab, 1e-9);
+      const MergeCost b = allmerge_cost("bruck", keys, 4, ab, 1e-9);
+      ASSERT_TRUE(c.complete) << "circulant p=" << p << " dist=" << d;
+      ASSERT_TRUE(b.complete) << "bruck p=" << p << " dist=" << d;
+      EXPECT_EQ(c.rounds, p == 1 ? 0 : schedule::Circulant(p).q());
+      EXPECT_EQ(b.rounds, c.rounds);
+    }
+  }
+  EXPECT_THROW(allmerge_cost("nonesuch", std::vector<std::int64_t>{1, 2}, 4, {}, 0), optcoll::Error);
 }
 
 }  // namespace
