@@ -23,6 +23,15 @@ add_library(optcoll_mpi
   src/mpi/run_plan.cpp
   src/mpi/bcast.cpp
   src/mpi/reduce.cpp
+  src/mpi/tree_run.cpp
+  src/mpi/gather.cpp
+  src/mpi/scatter.cpp
+  src/mpi/gatherv.cpp
+  src/mpi/scatterv.cpp
+  src/mpi/irregular.cpp
+  src/mpi/gatherv_adaptive.cpp
+  src/mpi/gatherv_two.cpp
+  src/mpi/gatherv_persistent.cpp
   src/mpi/c_api.cpp
   src/mpi/cpp_api.cpp
 )

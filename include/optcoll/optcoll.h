@@ -38,6 +38,55 @@ int OPTCOLL_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_
 int OPTCOLL_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                    MPI_Comm comm);
 
+/* MPI_Gather: root's recvbuf receives recvcount elements of recvtype from
+ * every rank, in rank order. sendbuf = MPI_IN_PLACE at the root: its block
+ * is already in place. Rank-ordered binomial tree, ceil(log2 p) rounds. */
+int OPTCOLL_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/* MPI_Gatherv: rank i's block lands at recvbuf + displs[i] * extent(recvtype)
+ * (recvcounts[i] elements; displacements in any order). recvcounts, displs,
+ * recvbuf and recvtype are read at the root only. Problem-adaptive binomial
+ * tree built by the ranks in ceil(log2 p) rounds, or TWO (two block sizes)
+ * when the alpha-beta model prefers it. */
+int OPTCOLL_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/* MPI_Scatter: rank i receives block i (sendcount elements of sendtype) of
+ * root's sendbuf. recvbuf = MPI_IN_PLACE at the root: its block stays. */
+int OPTCOLL_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/* MPI_Scatterv: rank i receives sendcounts[i] elements from sendbuf +
+ * displs[i] * extent(sendtype) at the root. */
+int OPTCOLL_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                     void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/* Persistent Gatherv / Scatterv (MPI-4 style, MPI_Gatherv_init's
+ * signature with an OPTCOLL_Request). Collective: the root computes the
+ * optimal ordered tree for these counts (Traff 2018, Figure 6, in the
+ * alpha-beta model measured on comm; O(p^3), about a second for p = 2000)
+ * and every rank receives its part of it. The buffers, counts and types are
+ * bound to the request. OPTCOLL_Start starts one operation (posts its first
+ * round; every rank must start its requests in the same order),
+ * OPTCOLL_Wait completes it (status: MPI_STATUS_IGNORE or set empty);
+ * waiting on an inactive request returns at once. OPTCOLL_Request_free
+ * frees an inactive request and sets it to OPTCOLL_REQUEST_NULL (freeing an
+ * active one: MPI_ERR_REQUEST). Each request has its own duplicate of comm:
+ * several may be active at once. info is ignored (may be MPI_INFO_NULL). */
+typedef struct OPTCOLL_Request_s* OPTCOLL_Request;
+#define OPTCOLL_REQUEST_NULL ((OPTCOLL_Request)0)
+
+int OPTCOLL_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                          void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                          OPTCOLL_Request* request);
+int OPTCOLL_Start(OPTCOLL_Request* request);
+int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status);
+int OPTCOLL_Request_free(OPTCOLL_Request* request);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <span>
 
 #include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/mpi/datatype.hpp"
@@ -39,5 +40,19 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
                  MPI_Comm comm, const Options& options);
+
+// Gather and scatter (gather.cpp, scatter.cpp, gatherv.cpp, scatterv.cpp):
+// MPI's semantics with 64-bit counts; the v-variants' arrays are read at
+// the root only (non-roots may pass empty spans).
+void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, const Options& options);
+void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+                   MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, const Options& options);
 
 }  // namespace optcoll::mpi

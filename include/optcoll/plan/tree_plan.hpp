@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "optcoll/plan/plan.hpp"
@@ -56,5 +57,16 @@ std::unique_ptr<RankPlan> make_tree_plan(Collective op, TreeRankView view, const
 // right one), one round per level, without messages of empty subtrees:
 // O(log p) plus the groups summed for emptiness.
 TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout);
+// The same with every group non-empty (regular Gather/Scatter): O(log p),
+// no layout needed.
+TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank);
+
+// The view of `rank` in the problem-adaptive binomial tree for block sizes m
+// (trees::adaptive_binomial() with gamma = 0: the smaller side of a merge
+// sends, ties to the right, the group holding the root receives), one round
+// per level, without messages of empty subtrees. O(p): every rank computes
+// the whole tree. This is what the plan "adaptive_binomial" runs, and what
+// the MPI layer's distributed construction must reproduce at every rank.
+TreeRankView adaptive_binomial_view(std::span<const std::int64_t> m, rank_t root, rank_t rank);
 
 }  // namespace optcoll::plan
