@@ -34,7 +34,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
   if (consider_two) {
     wait_all(req, e.wait, e.spin);
     if (header[0] != 0) {
-      TwoSizes two;
+      plan::TwoSizes two;
       two.x = header[1];
       two.y = header[2];
       two.single = header[3];

@@ -19,20 +19,7 @@ namespace optcoll::mpi {
 RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                                    std::int64_t my_bytes, bool adaptive);
 
-// gatherv_two.cpp: two block sizes x < y (Traff 2018, Lemma 2 and §5.2's
-// TWO_Gatherv). The ranks of each size gather by a binomial tree of their
-// own, concurrently; the root of the class without the MPI root then sends
-// the whole class to the MPI root in one message.
-struct TwoSizes {
-  std::int64_t x = 0, y = 0;  // bytes, x < y
-  // Which ranks hold y: the one rank `single` (>= 0), or the bitmap `large`.
-  plan::rank_t single = -1;
-  std::vector<std::uint8_t> large;  // bit i: rank i holds y
-
-  bool is_large(plan::rank_t r) const noexcept {
-    return single >= 0 ? r == single : ((large[static_cast<std::size_t>(r / 8)] >> (r % 8)) & 1U) != 0;
-  }
-};
+// gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).
 // At the root: whether the sizes m (bytes per rank) have exactly two values
 // and, unless `force`, the TWO tree's model time beats the adaptive
 // binomial tree's (alpha-beta, gamma = 0). The header broadcast to all
@@ -43,7 +30,7 @@ std::array<std::int64_t, 4> decide_two(std::span<const std::int64_t> m, plan::ra
 double two_time(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab);
 // This rank's part; at the root also `order` (position -> rank). O(p) for
 // a bitmap, O(log p) plus the class arithmetic for a single large rank.
-RankTree two_rank_tree(const TwoSizes& two, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
+RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                        std::vector<plan::rank_t>* order);
 
 // irregular.cpp: Gatherv/Scatterv once arguments are checked: chooses the

@@ -62,6 +62,10 @@ class TreePlan final : public RankPlan {
   // Groups [lo, hi] as block runs: one if the layout keeps groups adjacent.
   void runs(const TreeLink& l, std::vector<BlockRun>& out) const {
     const std::int64_t n = layout_.blocks_per_group();
+    if (view_.order != nullptr) {
+      for (rank_t pos = l.lo; pos <= l.hi; ++pos) out.push_back({(*view_.order)[static_cast<std::size_t>(pos)] * n, n});
+      return;
+    }
     if (layout_.dense()) {
       out.push_back({l.lo * n, (l.hi - l.lo + 1) * n});
       return;

@@ -12,16 +12,20 @@ namespace {
 class RankFailurePrinter : public testing::EmptyTestEventListener {
  public:
   explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  // The test's name is taken here: OnTestPartResult runs with gtest's lock
+  // held, where UnitTest::current_test_info() would deadlock.
+  void OnTestStart(const testing::TestInfo& t) override { test_ = &t; }
+  void OnTestEnd(const testing::TestInfo&) override { test_ = nullptr; }
   void OnTestPartResult(const testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    const testing::TestInfo* t = testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "[rank %d] FAILED %s.%s at %s:%d\n%s\n", rank_, t != nullptr ? t->test_suite_name() : "?",
-                 t != nullptr ? t->name() : "?", r.file_name() != nullptr ? r.file_name() : "?", r.line_number(),
-                 r.message());
+    std::fprintf(stderr, "[rank %d] FAILED %s.%s at %s:%d\n%s\n", rank_,
+                 test_ != nullptr ? test_->test_suite_name() : "?", test_ != nullptr ? test_->name() : "?",
+                 r.file_name() != nullptr ? r.file_name() : "?", r.line_number(), r.message());
   }
 
  private:
   int rank_;
+  const testing::TestInfo* test_ = nullptr;
 };
 
 }  // namespace
