@@ -1,25 +1,35 @@
-/* optcoll's C API: round-optimal MPI_Bcast and MPI_Reduce (Träff 2024) with
- * exactly MPI's signatures, callable from C and C++.
+/* optcoll's C API: MPI collectives with exactly MPI's signatures, callable
+ * from C and C++: round-optimal MPI_Bcast and MPI_Reduce (Träff 2024), and
+ * tree-based MPI_Gather, MPI_Gatherv, MPI_Scatter, MPI_Scatterv with
+ * persistent Gatherv / Scatterv (Träff 2018).
  *
- * Both are collective over comm and return an MPI error code; a failure is
+ * All are collective over comm and return an MPI error code; a failure is
  * also raised through comm's error handler (MPI_COMM_WORLD's for an invalid
- * comm), so MPI_ERRORS_RETURN programs see the code and MPI_ERRORS_ARE_FATAL
- * programs abort, as with the native calls. Error classes: MPI_ERR_COMM
- * (MPI_COMM_NULL, an intercommunicator), MPI_ERR_ROOT, MPI_ERR_COUNT,
- * MPI_ERR_TYPE (MPI_DATATYPE_NULL, not committed), MPI_ERR_OP (MPI_OP_NULL),
- * MPI_ERR_BUFFER (NULL buffer with count > 0; MPI_IN_PLACE at a non-root),
- * MPI_ERR_ARG (an unknown OPTCOLL_BCAST / OPTCOLL_REDUCE algorithm name).
+ * comm or a null request), so MPI_ERRORS_RETURN programs see the code and
+ * MPI_ERRORS_ARE_FATAL programs abort, as with the native calls. Error
+ * classes: MPI_ERR_COMM (MPI_COMM_NULL, an intercommunicator), MPI_ERR_ROOT,
+ * MPI_ERR_COUNT (a negative count), MPI_ERR_TYPE (MPI_DATATYPE_NULL, not
+ * committed), MPI_ERR_OP (MPI_OP_NULL), MPI_ERR_BUFFER (NULL buffer that
+ * would be used; MPI_IN_PLACE at a non-root), MPI_ERR_ARG (an unknown
+ * OPTCOLL_BCAST / OPTCOLL_REDUCE algorithm name; missing counts or
+ * displacements at the root), MPI_ERR_TRUNCATE (the root's own send and
+ * receive signatures differ), MPI_ERR_REQUEST (starting an active or null
+ * request, freeing an active one). Errors only the root can see (its counts)
+ * are reported at the root only, as with the native calls.
  *
- * Unlike the native calls, every rank must pass the same count and datatype
- * (matching type signatures alone is not enough): the data is split into
- * blocks by element.
+ * Bcast and Reduce: every rank must pass the same count and datatype
+ * (matching type signatures alone are not enough): the data is split into
+ * blocks by element. Gather(v) and Scatter(v) follow MPI exactly: the
+ * counts are needed at the root only, sendtype and recvtype may differ when
+ * the signatures match, displacements may come in any order (homogeneous
+ * systems: packed data is taken to be the signature's bytes).
  *
  * The first call on a communicator that moves data duplicates it (all
  * optcoll traffic runs on the duplicate), measures the network's alpha and
- * beta there and caches both on comm; the cache is freed with comm. Tuning by
- * environment, read at rank 0 when the cache is built (see DEVELOPERS.md,
- * "mpi/"): OPTCOLL_BCAST, OPTCOLL_REDUCE, OPTCOLL_ALPHA, OPTCOLL_BETA,
- * OPTCOLL_BLOCK_BYTES, OPTCOLL_WAIT. */
+ * beta there when a decision needs them, and caches both on comm; the cache
+ * is freed with comm. Tuning by environment, read at rank 0 when the cache is
+ * built (see DEVELOPERS.md, "mpi/"): OPTCOLL_BCAST, OPTCOLL_REDUCE,
+ * OPTCOLL_ALPHA, OPTCOLL_BETA, OPTCOLL_BLOCK_BYTES, OPTCOLL_WAIT. */
 #ifndef OPTCOLL_OPTCOLL_H
 #define OPTCOLL_OPTCOLL_H
 
