@@ -10,6 +10,7 @@
 // rank.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -356,6 +357,42 @@ TEST(MpiGather, PersistentMatchesNative) {
       EXPECT_EQ(s, OPTCOLL_REQUEST_NULL);
     }
   }
+}
+
+// Messages cut into chunks (OPTCOLL_MAX_CHUNK_ELEMS, counted in bytes for
+// gather/scatter): 8 bytes. MPI_INT at the root cuts at the same bytes
+// (2 ints); a 12-byte type cannot, so the root works on a packed copy.
+TEST(MpiGather, ChunkedMessages) {
+  const int p = world_size(), rank = world_rank();
+  if (rank == 0) setenv("OPTCOLL_MAX_CHUNK_ELEMS", "8", 1);
+  TestComm comm;
+  MPI_Datatype triple = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(3, MPI_INT, &triple);
+  MPI_Type_commit(&triple);
+  const std::vector<std::int64_t> m = distributions(p, 7)[1].m;  // random
+  for (const MPI_Datatype t : {MPI_INT, triple}) {
+    const std::int64_t w = t == MPI_INT ? 1 : 3;  // ints per element
+    const RootLayout lay = reversed_layout(m, 1);
+    const int root = p / 2;
+    const std::int64_t mine = m[static_cast<std::size_t>(rank)];
+    std::vector<int> send(static_cast<std::size_t>(mine * w) + 1),
+        expect(static_cast<std::size_t>(lay.total * w) + 1, -1);
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = 1000 * rank + static_cast<int>(i);
+    std::vector<int> got = expect;
+    ASSERT_EQ(MPI_Gatherv(send.data(), static_cast<int>(mine), t, expect.data(), as_int(lay.counts).data(),
+                          as_int(lay.displs).data(), t, root, comm),
+              MPI_SUCCESS);
+    gatherv(send.data(), mine, t, got.data(), lay.counts, lay.displs, t, root, comm);
+    EXPECT_EQ(got, expect) << "gatherv, ints per element " << w;
+    std::vector<int> r1(send.size(), -1), r2(send.size(), -1);
+    ASSERT_EQ(MPI_Scatterv(expect.data(), as_int(lay.counts).data(), as_int(lay.displs).data(), t, r1.data(),
+                           static_cast<int>(mine), t, root, comm),
+              MPI_SUCCESS);
+    scatterv(expect.data(), lay.counts, lay.displs, t, r2.data(), mine, t, root, comm);
+    EXPECT_EQ(r2, r1) << "scatterv, ints per element " << w;
+  }
+  MPI_Type_free(&triple);
+  if (rank == 0) unsetenv("OPTCOLL_MAX_CHUNK_ELEMS");
 }
 
 int error_class(int code) {
