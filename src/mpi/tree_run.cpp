@@ -77,6 +77,15 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
   const plan::TreeRankView& v = tree_.view;
   if (args_.is_root) {
     const TypeInfo& t = args_.all_type;
+    // MPI allows negative displacements; layouts do not: the buffer's base
+    // moves to the lowest one (empty groups never touch memory).
+    std::int64_t low = 0;
+    for (const plan::Segment& g : args_.groups)
+      if (g.count > 0) low = std::min(low, g.offset);
+    if (low < 0) {
+      args_.all = offset(args_.all, low * t.extent);
+      for (plan::Segment& g : args_.groups) g.offset = g.count > 0 ? g.offset - low : 0;
+    }
     const auto p = static_cast<plan::rank_t>(args_.groups.size());
     std::int64_t largest = 0;
     for (std::size_t i = 0; i < v.down.size(); ++i) largest = std::max(largest, tree_.down_bytes[i]);

@@ -359,6 +359,32 @@ TEST(MpiGather, PersistentMatchesNative) {
   }
 }
 
+// Negative displacements (recvbuf / sendbuf pointing into the middle).
+TEST(MpiGather, NegativeDisplacements) {
+  const int p = world_size(), rank = world_rank();
+  const MPI_Comm comm = shared_comm();
+  const std::vector<std::int64_t> m = distributions(p, 9)[1].m;  // random
+  RootLayout lay = reversed_layout(m, 1);
+  const std::int64_t mid = lay.total / 2;
+  for (std::int64_t& d : lay.displs) d -= mid;
+  const int root = p - 1;
+  const std::int64_t mine = m[static_cast<std::size_t>(rank)];
+  std::vector<int> send(static_cast<std::size_t>(mine) + 1, rank), expect(static_cast<std::size_t>(lay.total) + 1, -1);
+  std::vector<int> got = expect;
+  const auto at = [&](std::vector<int>& v) { return v.data() + mid; };
+  ASSERT_EQ(MPI_Gatherv(send.data(), static_cast<int>(mine), MPI_INT, at(expect), as_int(lay.counts).data(),
+                        as_int(lay.displs).data(), MPI_INT, root, comm),
+            MPI_SUCCESS);
+  gatherv(send.data(), mine, MPI_INT, at(got), lay.counts, lay.displs, MPI_INT, root, comm);
+  EXPECT_EQ(got, expect);
+  std::vector<int> r1(send.size(), -1), r2(send.size(), -1);
+  ASSERT_EQ(MPI_Scatterv(at(expect), as_int(lay.counts).data(), as_int(lay.displs).data(), MPI_INT, r1.data(),
+                         static_cast<int>(mine), MPI_INT, root, comm),
+            MPI_SUCCESS);
+  scatterv(at(expect), lay.counts, lay.displs, MPI_INT, r2.data(), mine, MPI_INT, root, comm);
+  EXPECT_EQ(r2, r1);
+}
+
 // Messages cut into chunks (OPTCOLL_MAX_CHUNK_ELEMS, counted in bytes for
 // gather/scatter): 8 bytes. MPI_INT at the root cuts at the same bytes
 // (2 ints); a 12-byte type cannot, so the root works on a packed copy.
