@@ -95,7 +95,7 @@ std::string where_v(const std::string& dist, int root, const TypePair& t, const 
 const std::vector<std::string> kAlgorithms{"", "adaptive_binomial", "binomial", "two"};
 
 // MPICH's native collectives (the oracles) are slow on an oversubscribed
-// node: beyond 8 ranks the larger cases run a subset.
+// node: beyond 6 ranks the larger cases run a subset.
 bool trimmed() {
   return world_size() > 8;
 }
