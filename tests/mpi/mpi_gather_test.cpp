@@ -97,7 +97,7 @@ const std::vector<std::string> kAlgorithms{"", "adaptive_binomial", "binomial", 
 // MPICH's native collectives (the oracles) are slow on an oversubscribed
 // node: beyond 6 ranks the larger cases run a subset.
 bool trimmed() {
-  return world_size() > 8;
+  return world_size() > 6;
 }
 std::vector<int> roots(int p) {
   std::vector<int> r = test_roots(p);
