@@ -57,8 +57,8 @@ int OPTCOLL_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 /* MPI_Gatherv: rank i's block lands at recvbuf + displs[i] * extent(recvtype)
  * (recvcounts[i] elements; displacements in any order). recvcounts, displs,
  * recvbuf and recvtype are read at the root only. Problem-adaptive binomial
- * tree built by the ranks in ceil(log2 p) rounds, or TWO (two block sizes)
- * when the alpha-beta model prefers it. */
+ * tree built by the ranks in ceil(log2 p) rounds, or TWO where Lemma 2 of
+ * Träff 2018 applies (one large block that hides gathering the others). */
 int OPTCOLL_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
 

@@ -63,8 +63,8 @@ void scatter(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype,
 
 // MPI_Gatherv / MPI_Scatterv. The counts and displacements are read at the
 // root only (at least p of each there, MPI_ERR_ARG otherwise; other ranks
-// may pass empty spans). Options::algorithm: "" (TWO when the sizes have
-// two values and the model prefers it, else the adaptive binomial tree),
+// may pass empty spans). Options::algorithm: "" (TWO where Traff 2018's
+// Lemma 2 applies, else the adaptive binomial tree),
 // "adaptive_binomial", "binomial" (oblivious), "two" (whenever the sizes
 // have two values).
 void gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -2,8 +2,8 @@
 // construction at every rank, the run.
 //
 // Default: the adaptive binomial tree, built distributedly
-// (gatherv_adaptive.cpp), unless the root finds exactly two block sizes and
-// the alpha-beta model prefers TWO (gatherv_two.cpp). Only the root knows
+// (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies: TWO
+// (gatherv_two.cpp). Only the root knows
 // the sizes, so its decision is broadcast (PMPI_Ibcast of four words) while
 // the adaptive construction runs: the broadcast costs no extra latency, and
 // when TWO wins the construction's messages are simply unused.

@@ -20,22 +20,20 @@ RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank
                                    std::int64_t my_bytes, bool adaptive);
 
 // gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).
-// At the root: whether the sizes m (bytes per rank) have exactly two values
-// and, unless `force`, the TWO tree's model time beats the adaptive
-// binomial tree's (alpha-beta, gamma = 0). The header broadcast to all
-// ranks: {1, x, y, single or -1}, or {0, 0, 0, 0}.
+// At the root: TWO where Lemma 2 applies (one y-block, at the root,
+// ceil(log2(p-1)) alpha + beta (p-1) x <= beta y), or, with `force`, whenever the sizes m
+// (bytes per rank) take two values. The header broadcast to all ranks:
+// {1, x, y, single or -1}, or {0, 0, 0, 0}.
 std::array<std::int64_t, 4> decide_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
                                        bool force);
-// The model time of the TWO tree (for decide_two and the tests).
-double two_time(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab);
 // This rank's part; at the root also `order` (position -> rank). O(p) for
 // a bitmap, O(log p) plus the class arithmetic for a single large rank.
 RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                        std::vector<plan::rank_t>* order);
 
 // irregular.cpp: Gatherv/Scatterv once arguments are checked: chooses the
-// tree (Options::algorithm: "" = TWO when it applies and the model prefers
-// it, else adaptive; "adaptive_binomial"; "binomial"; "two" = TWO whenever
+// tree (Options::algorithm: "" = TWO where Lemma 2 applies, else
+// adaptive; "adaptive_binomial"; "binomial"; "two" = TWO whenever
 // the sizes allow), builds this rank's part and runs it. a.groups (root) in
 // elements of a.all_type; my_bytes this rank's block. Collective.
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
