@@ -99,9 +99,9 @@ std::string where_v(const std::string& dist, int root, const TypePair& t, const 
 const std::vector<std::string> kAlgorithms{"", "adaptive_binomial", "binomial", "two"};
 
 // MPICH's native collectives (the oracles) are slow on an oversubscribed
-// node: beyond 6 ranks the larger cases run a subset.
+// node: beyond 4 ranks the larger cases run a subset.
 bool trimmed() {
-  return world_size() > 6;
+  return world_size() > 4;
 }
 std::vector<int> roots(int p) {
   std::vector<int> r = test_roots(p);
