@@ -415,6 +415,8 @@ TEST(MpiGather, NegativeDisplacements) {
 // gather/scatter): 8 bytes. MPI_INT at the root cuts at the same bytes
 // (2 ints); a 12-byte type cannot, so the root works on a packed copy.
 TEST(MpiGather, ChunkedMessages) {
+  // (A fresh communicator, as the setting is read when its cache is built;
+  // the adaptive tree needs no calibration.)
   const int p = world_size(), rank = world_rank();
   if (rank == 0) setenv("OPTCOLL_MAX_CHUNK_ELEMS", "8", 1);
   TestComm comm;
@@ -434,13 +436,13 @@ TEST(MpiGather, ChunkedMessages) {
     ASSERT_EQ(MPI_Gatherv(send.data(), static_cast<int>(mine), t, expect.data(), as_int(lay.counts).data(),
                           as_int(lay.displs).data(), t, root, comm),
               MPI_SUCCESS);
-    gatherv(send.data(), mine, t, got.data(), lay.counts, lay.displs, t, root, comm);
+    gatherv(send.data(), mine, t, got.data(), lay.counts, lay.displs, t, root, comm, {"adaptive_binomial", 0});
     EXPECT_EQ(got, expect) << "gatherv, ints per element " << w;
     std::vector<int> r1(send.size(), -1), r2(send.size(), -1);
     ASSERT_EQ(MPI_Scatterv(expect.data(), as_int(lay.counts).data(), as_int(lay.displs).data(), t, r1.data(),
                            static_cast<int>(mine), t, root, comm),
               MPI_SUCCESS);
-    scatterv(expect.data(), lay.counts, lay.displs, t, r2.data(), mine, t, root, comm);
+    scatterv(expect.data(), lay.counts, lay.displs, t, r2.data(), mine, t, root, comm, {"adaptive_binomial", 0});
     EXPECT_EQ(r2, r1) << "scatterv, ints per element " << w;
   }
   MPI_Type_free(&triple);
