@@ -27,6 +27,15 @@ add_library(optcoll_mpi
   src/mpi/reduce_scatter.cpp
   src/mpi/allreduce.cpp
   src/mpi/allmerge.cpp
+  src/mpi/tree_run.cpp
+  src/mpi/gather.cpp
+  src/mpi/scatter.cpp
+  src/mpi/gatherv.cpp
+  src/mpi/scatterv.cpp
+  src/mpi/irregular.cpp
+  src/mpi/gatherv_adaptive.cpp
+  src/mpi/gatherv_two.cpp
+  src/mpi/gatherv_persistent.cpp
   src/mpi/c_api.cpp
   src/mpi/cpp_api.cpp
 )
@@ -80,7 +89,7 @@ if(OPTCOLL_BUILD_TESTS)
 endif()
 
 if(OPTCOLL_BUILD_BENCH)
-  foreach(b mpi_bcast_reduce mpi_collectives)
+  foreach(b mpi_bcast_reduce mpi_collectives mpi_gatherv)
     add_executable(${b} bench/${b}.cpp)
     target_link_libraries(${b} PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
   endforeach()

@@ -18,6 +18,7 @@ set(OPTCOLL_TREES_SOURCES
   src/trees/compare.cpp
   src/plan/gather_tree.cpp
   src/plan/gather_adaptive_binomial.cpp
+  src/plan/gather_two.cpp
 )
 target_sources(optcoll PRIVATE ${OPTCOLL_TREES_SOURCES})
 target_sources(optcoll_cli PRIVATE src/cli/cmd_trees.cpp)

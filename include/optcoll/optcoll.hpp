@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -87,6 +88,60 @@ void reduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int
 // MPI_Allreduce; sendbuf may be MPI_IN_PLACE.
 void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                const Options& options = {});
+// MPI_Gather / MPI_Scatter; MPI_IN_PLACE as in MPI (Gather's sendbuf,
+// Scatter's recvbuf, at the root). Options::algorithm: "" or "binomial".
+void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options = {});
+void scatter(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options = {});
+
+// MPI_Gatherv / MPI_Scatterv. The counts and displacements are read at the
+// root only (at least p of each there, MPI_ERR_ARG otherwise; other ranks
+// may pass empty spans). Options::algorithm: "" (TWO where Traff 2018's
+// Lemma 2 applies, else the adaptive binomial tree),
+// "adaptive_binomial", "binomial" (oblivious), "two" (whenever the sizes
+// have two values).
+void gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+             std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+             int root, MPI_Comm comm, const Options& options = {});
+void scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+              MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+              MPI_Comm comm, const Options& options = {});
+
+namespace detail {
+struct Persistent;
+}
+
+// A persistent collective (gatherv_init, scatterv_init): start() begins one
+// operation, wait() completes it; as OPTCOLL_Start / OPTCOLL_Wait. The
+// destructor completes an active operation and frees the request.
+class Request {
+ public:
+  Request() noexcept;
+  explicit Request(std::unique_ptr<detail::Persistent> impl) noexcept;
+  Request(Request&&) noexcept;
+  Request& operator=(Request&&) noexcept;
+  ~Request();
+  void start();
+  void wait();
+  bool active() const noexcept;
+  // The communicator the request was created on (MPI_COMM_NULL if null).
+  MPI_Comm comm() const noexcept;
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+
+ private:
+  std::unique_ptr<detail::Persistent> impl_;
+};
+
+// Persistent Gatherv / Scatterv: the optimal ordered tree for these counts,
+// computed once at the root (Traff 2018, Figure 6) and distributed; the
+// buffers must stay valid while the request lives. Collective.
+Request gatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm);
+Request scatterv_init(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                      std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
+                      std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 
 namespace detail {
 template <class T, class... Us>

@@ -54,4 +54,18 @@ void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     const Options& options);
 
+// Gather and scatter (gather.cpp, scatter.cpp, gatherv.cpp, scatterv.cpp):
+// MPI's semantics with 64-bit counts; the v-variants' arrays are read at
+// the root only (non-roots may pass empty spans).
+void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, const Options& options);
+void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+                   MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, const Options& options);
+
 }  // namespace optcoll::mpi

@@ -42,6 +42,27 @@ void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datat
                const Options& options) {
   mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options);
 }
+void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+  mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+}
+
+void scatter(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+  mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+}
+
+void gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+             std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+             int root, MPI_Comm comm, const Options& options) {
+  mpi::gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, options);
+}
+
+void scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+              MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+              MPI_Comm comm, const Options& options) {
+  mpi::scatterv_impl(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+}
 
 namespace detail {
 

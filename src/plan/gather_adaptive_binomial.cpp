@@ -34,7 +34,14 @@ std::unique_ptr<RankPlan> make(Collective op, const PlanContext& ctx, rank_t ran
   const rank_t p = ctx.spec.p;
   std::vector<std::int64_t> m(static_cast<std::size_t>(p));
   for (rank_t g = 0; g < p; ++g) m[static_cast<std::size_t>(g)] = ctx.layout->group(g).count;
-  const trees::Tree t = trees::adaptive_binomial(m, trees::CostModel::homogeneous(1, 1, 0), ctx.spec.root).tree;
+  return make_tree_plan(op, adaptive_binomial_view(m, ctx.spec.root, rank), *ctx.layout);
+}
+
+}  // namespace
+
+TreeRankView adaptive_binomial_view(std::span<const std::int64_t> m, rank_t root, rank_t rank) {
+  const auto p = static_cast<rank_t>(m.size());
+  const trees::Tree t = trees::adaptive_binomial(m, trees::CostModel::homogeneous(1, 1, 0), root).tree;
   const std::vector<std::int64_t> size = trees::subtree_sizes(t, m);
   TreeRankView v;
   while ((rank_t{1} << v.rounds) < p) ++v.rounds;
@@ -45,10 +52,8 @@ std::unique_ptr<RankPlan> make(Collective op, const PlanContext& ctx, rank_t ran
   }
   for (rank_t c : t.children(rank))
     if (nonempty(c)) v.down.push_back({c, level(rank, t.lo(c), t.hi(c)), t.lo(c), t.hi(c)});
-  return make_tree_plan(op, std::move(v), *ctx.layout);
+  return v;
 }
-
-}  // namespace
 
 std::unique_ptr<RankPlan> make_gather_adaptive_binomial(const PlanContext& ctx, rank_t rank) {
   return make(Collective::gather, ctx, rank);

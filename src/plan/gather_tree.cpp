@@ -62,6 +62,10 @@ class TreePlan final : public RankPlan {
   // Groups [lo, hi] as block runs: one if the layout keeps groups adjacent.
   void runs(const TreeLink& l, std::vector<BlockRun>& out) const {
     const std::int64_t n = layout_.blocks_per_group();
+    if (view_.order != nullptr) {
+      for (rank_t pos = l.lo; pos <= l.hi; ++pos) out.push_back({(*view_.order)[static_cast<std::size_t>(pos)] * n, n});
+      return;
+    }
     if (layout_.dense()) {
       out.push_back({l.lo * n, (l.hi - l.lo + 1) * n});
       return;
@@ -99,8 +103,11 @@ std::unique_ptr<RankPlan> make_tree_plan(Collective op, TreeRankView view, const
 
 // Level k merges the aligned groups L = [a, a+2^k) and R = [a+2^k, a+2^(k+1)) ∩ [0, p)
 // (trees::binomial_tree()); `rank` takes part in level k only as the root of
-// its group, which it stays until it sends.
-TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout) {
+// its group, which it stays until it sends. `keep(lo, hi)` says whether the
+// groups [lo, hi] carry data (a link without data is left out).
+namespace {
+template <class Keep>
+TreeRankView binomial_levels(rank_t p, rank_t root, rank_t rank, Keep keep) {
   TreeRankView v;
   std::int64_t q = 0;
   while ((rank_t{1} << q) < p) ++q;
@@ -116,13 +123,21 @@ TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout
     const rank_t receiver = left_receives ? x : y, sender = left_receives ? y : x;
     const rank_t slo = left_receives ? a + w : a, shi = left_receives ? end - 1 : a + w - 1;
     if (rank == receiver) {
-      if (group_sum(layout, slo, shi) > 0) v.down.push_back({sender, k, slo, shi});
+      if (keep(slo, shi)) v.down.push_back({sender, k, slo, shi});
     } else if (rank == sender) {
-      if (group_sum(layout, slo, shi) > 0) v.up = {receiver, k, slo, shi};
+      if (keep(slo, shi)) v.up = {receiver, k, slo, shi};
       break;
     }
   }
   return v;
+}
+}  // namespace
+
+TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout) {
+  return binomial_levels(p, root, rank, [&](rank_t lo, rank_t hi) { return group_sum(layout, lo, hi) > 0; });
+}
+TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank) {
+  return binomial_levels(p, root, rank, [](rank_t, rank_t) { return true; });
 }
 
 std::unique_ptr<RankPlan> make_gather_binomial(const PlanContext& ctx, rank_t rank) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "optcoll/error.hpp"
+#include "optcoll/plan/algorithms.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 #include "optcoll/sim/simulator.hpp"
 #include "optcoll/trees/block_sizes.hpp"
@@ -120,6 +121,63 @@ TEST(TreePlans, RegistryAlgorithmsMatchTheEvaluator) {
   }
 }
 
+// TWO (Lemma 2, §5.2): two size classes, positions instead of ranks. Data
+// flow, rounds max(q_X, q_Y) + 1, and the clock equals the evaluator on the
+// same tree (gamma = 0; the tree is not ordered, every node copies first).
+// Lemma 2's instance (one y-block, beta y large enough) costs alpha + beta m
+// with the copy charged (gamma = beta) and the y-rank as root.
+TEST(TreePlans, TwoMatchesTheEvaluator) {
+  std::mt19937_64 rng(3);
+  const auto model = CostModel::homogeneous(kAlpha, kBeta, 0);
+  for (rank_t p : sizes()) {
+    if (p < 2) continue;
+    std::vector<std::vector<std::int64_t>> ms;
+    ms.push_back(block_sizes(BlockDistribution::two_blocks, p, 10));
+    ms.push_back(block_sizes(BlockDistribution::skewed, p, 10));
+    ms.push_back(block_sizes(BlockDistribution::spikes, p, 10, 4, rng()));
+    std::vector<std::int64_t> lemma(static_cast<std::size_t>(p), 2);
+    lemma[static_cast<std::size_t>(p / 2)] = 1000 * p;
+    ms.push_back(lemma);
+    for (const auto& m : ms) {
+      const std::optional<plan::TwoSizes> two = plan::TwoSizes::of(m);
+      if (!two) continue;  // (a spikes draw with one size only)
+      for (rank_t root : roots(p)) {
+        SCOPED_TRACE("p=" + std::to_string(p) + " root=" + std::to_string(root));
+        TreeBuilder b(p);
+        std::int64_t q = 0;
+        for (rank_t v = 0; v < p; ++v) {
+          const plan::TreeRankView w = plan::two_view(*two, p, root, v, true);
+          q = w.rounds;
+          for (const plan::TreeLink& l : w.down) b.add_child(v, l.peer);
+        }
+        const double expect = completion_time(std::move(b).build(root, CopyRule::first), m, model);
+        for (Collective op : {Collective::gather, Collective::scatter}) {
+          const auto r =
+              simulate(op, m, root, op == Collective::gather ? &plan::make_gather_two : &plan::make_scatter_two);
+          ASSERT_TRUE(r.ok()) << r.errors.front();
+          EXPECT_EQ(r.rounds, q);
+          EXPECT_EQ(r.alpha_beta_clock_time, expect);
+        }
+      }
+    }
+    // Lemma 2 with the copy: rooted at the y-rank r, alpha + beta m.
+    const rank_t r = p / 2;
+    if (p >= 3 && kBeta * static_cast<double>(lemma[static_cast<std::size_t>(r)]) >=
+                      static_cast<double>(ceil_log2(p - 1)) * kAlpha + kBeta * 2.0 * static_cast<double>(p - 1)) {
+      const plan::TwoSizes two = *plan::TwoSizes::of(lemma);
+      TreeBuilder b(p);
+      for (rank_t v = 0; v < p; ++v)
+        for (const plan::TreeLink& l : plan::two_view(two, p, r, v, true).down) b.add_child(v, l.peer);
+      double m = 0;
+      for (std::int64_t x : lemma) m += static_cast<double>(x);
+      EXPECT_EQ(
+          completion_time(std::move(b).build(r, CopyRule::first), lemma, CostModel::homogeneous(kAlpha, kBeta, kBeta)),
+          kAlpha + kBeta * m)
+          << "p=" << p;
+    }
+  }
+}
+
 // Any tree through PlanContext::tree: the optimal ordered tree (fixed and
 // best root), the optimal binary tree and the adaptive tree with gamma > 0.
 // The simulator's clock, with the copies as local work, is the DP's value.
@@ -158,9 +216,9 @@ TEST(TreePlans, TreeAlgorithmMatchesTheDp) {
 
 TEST(TreePlans, ViewsMustKeepTheRoundsInvariant) {
   const plan::BlockLayout lay = layout_of({1, 1, 1}, true);
-  plan::TreeRankView bad{3, {}, {{1, 1, 1, 1}, {2, 1, 2, 2}}};  // two receives in round 1
+  plan::TreeRankView bad{3, {}, {{1, 1, 1, 1}, {2, 1, 2, 2}}, nullptr};  // two receives in round 1
   EXPECT_THROW(plan::make_tree_plan(Collective::gather, bad, lay), Error);
-  plan::TreeRankView late{3, {0, 0, 1, 2}, {{2, 1, 2, 2}}};  // sends before its receive
+  plan::TreeRankView late{3, {0, 0, 1, 2}, {{2, 1, 2, 2}}, nullptr};  // sends before its receive
   EXPECT_THROW(plan::make_tree_plan(Collective::gather, late, lay), Error);
 }
 

@@ -162,6 +162,10 @@ std::unique_ptr<RankPlan> make_scatter_adaptive_binomial(const PlanContext& ctx,
 std::unique_ptr<RankPlan> make_gather_linear(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_linear(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank);
+// TWO (gather_two.cpp): two size classes; the adaptive binomial tree when
+// the layout's counts do not have exactly two values.
+std::unique_ptr<RankPlan> make_gather_two(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank);
 
 }  // namespace optcoll::plan

@@ -26,6 +26,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "optcoll/plan/plan.hpp"
@@ -42,6 +44,10 @@ struct TreeRankView {
   std::int64_t rounds = 0;     // the plan's rounds, the same at every rank
   TreeLink up;                 // to the parent: this rank's subtree; peer -1 at the root
   std::vector<TreeLink> down;  // from the children, in gather receive order
+  // Trees whose subtrees are not rank intervals (TWO) number the groups by
+  // position: links carry positions [lo, hi], and position i is group
+  // (*order)[i]. Null: positions are groups.
+  std::shared_ptr<const std::vector<rank_t>> order;
 };
 
 // The RankPlan of one rank for Collective::gather or Collective::scatter.
@@ -56,5 +62,42 @@ std::unique_ptr<RankPlan> make_tree_plan(Collective op, TreeRankView view, const
 // right one), one round per level, without messages of empty subtrees:
 // O(log p) plus the groups summed for emptiness.
 TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout);
+// The same with every group non-empty (regular Gather/Scatter): O(log p),
+// no layout needed.
+TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank);
+
+// The view of `rank` in the problem-adaptive binomial tree for block sizes m
+// (trees::adaptive_binomial() with gamma = 0: the smaller side of a merge
+// sends, ties to the right, the group holding the root receives), one round
+// per level, without messages of empty subtrees. O(p): every rank computes
+// the whole tree. This is what the plan "adaptive_binomial" runs, and what
+// the MPI layer's distributed construction must reproduce at every rank.
+TreeRankView adaptive_binomial_view(std::span<const std::int64_t> m, rank_t root, rank_t rank);
+
+// TWO (Traff 2018, Lemma 2 and §5.2; gather_two.cpp): blocks of two sizes
+// x < y. The ranks of each size class gather by a rank-ordered binomial
+// tree of their own, concurrently; the class of the root at the root, the
+// other class at its last member, which then sends the whole class to the
+// root in one message, in round max(q_X, q_Y) (q_C = ceil(log2 |C|)).
+// Positions: the root's class first, then the other, each in rank order;
+// every subtree is an interval of positions.
+struct TwoSizes {
+  std::int64_t x = 0, y = 0;        // x < y
+  rank_t single = -1;               // the only rank holding y, or -1: see `large`
+  std::vector<std::uint8_t> large;  // bit r: rank r holds y (when single < 0)
+
+  bool is_large(rank_t r) const noexcept {
+    return single >= 0 ? r == single
+                       : ((large[static_cast<std::size_t>(r / 8)] >> static_cast<unsigned>(r % 8)) & 1U) != 0;
+  }
+  // The split of m, if m has exactly two distinct values (single set when
+  // one rank holds the larger).
+  static std::optional<TwoSizes> of(std::span<const std::int64_t> m);
+};
+// `rank`'s view; keep_empty also keeps links without data (the whole tree,
+// for its cost). O(log p) with `single`, O(p) with the bitmap.
+TreeRankView two_view(const TwoSizes& two, rank_t p, rank_t root, rank_t rank, bool keep_empty = false);
+// Position -> rank.
+std::vector<rank_t> two_order(const TwoSizes& two, rank_t p, rank_t root);
 
 }  // namespace optcoll::plan

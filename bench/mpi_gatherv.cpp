@@ -1,0 +1,154 @@
+// optcoll's Gatherv / Scatterv against the native MPI_Gatherv /
+// MPI_Scatterv, in the same run, for Traff 2018 §5.2's Spikes and Skewed
+// distributions (rho = 5), root floor(p/2) as in the paper.
+//
+//   mpirun -n 16 build/mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]
+//
+// For each total size m (bytes of MPI_INT blocks, --min .. --max in powers
+// of 4; block sizes trees::block_sizes(dist, p, m / 4p, 5)), the variants
+// alternate within every repetition (native, default, adaptive_binomial,
+// binomial, two, persistent): one sample is a barrier, then a batch of
+// back-to-back calls (32 up to 8 KiB, 8 up to 128 KiB, 2 up to 1 MiB, else
+// 1), timed to the last call's return, divided by the batch, maximum over
+// ranks. Prints the native median and each variant's median relative to it.
+// "persistent" is Gatherv_init / Scatterv_init (the optimal tree, built once
+// outside the timing), timed as start + wait.
+#include <fmt/core.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "optcoll/optcoll.hpp"
+#include "optcoll/trees/block_sizes.hpp"
+
+namespace {
+
+int g_rank = 0;
+int g_size = 1;
+int g_batch = 1;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int batch_for(std::int64_t bytes) {
+  if (bytes <= (8 << 10)) return 32;
+  if (bytes <= (128 << 10)) return 8;
+  if (bytes <= (1 << 20)) return 2;
+  return 1;
+}
+
+template <class F>
+double timed(F&& f) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  for (int i = 0; i < g_batch; ++i) f();
+  double t = (MPI_Wtime() - t0) / g_batch;
+  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return t;
+}
+
+std::string human(std::int64_t b) {
+  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
+  if (b >= (1 << 10) && b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
+  return fmt::format("{} B", b);
+}
+
+void run(optcoll::trees::BlockDistribution dist, bool gather, std::int64_t bytes, int reps) {
+  const int root = g_size / 2;
+  const std::int64_t b = std::max<std::int64_t>(bytes / (4 * g_size), 1);
+  const std::vector<std::int64_t> m = optcoll::trees::block_sizes(dist, g_size, b, 5, 1);
+  std::vector<std::int64_t> displs(m.size());
+  for (std::size_t i = 1; i < m.size(); ++i) displs[i] = displs[i - 1] + m[i - 1];
+  const std::int64_t total = displs.back() + m.back();
+  const std::vector<int> mi(m.begin(), m.end()), di(displs.begin(), displs.end());
+  const std::int64_t mine = m[static_cast<std::size_t>(g_rank)];
+  std::vector<int> small(static_cast<std::size_t>(mine) + 1, g_rank), all(static_cast<std::size_t>(total) + 1, 0);
+  const int c = static_cast<int>(mine);
+  const std::function<void()> native = [&] {
+    if (gather)
+      MPI_Gatherv(small.data(), c, MPI_INT, all.data(), mi.data(), di.data(), MPI_INT, root, MPI_COMM_WORLD);
+    else
+      MPI_Scatterv(all.data(), mi.data(), di.data(), MPI_INT, small.data(), c, MPI_INT, root, MPI_COMM_WORLD);
+  };
+  const auto ours = [&](const std::string& alg) {
+    return std::function<void()>([&, alg] {
+      if (gather)
+        optcoll::gatherv(small.data(), mine, MPI_INT, all.data(), m, displs, MPI_INT, root, MPI_COMM_WORLD, {alg, 0});
+      else
+        optcoll::scatterv(all.data(), m, displs, MPI_INT, small.data(), mine, MPI_INT, root, MPI_COMM_WORLD, {alg, 0});
+    });
+  };
+  optcoll::Request req =
+      gather
+          ? optcoll::gatherv_init(small.data(), mine, MPI_INT, all.data(), m, displs, MPI_INT, root, MPI_COMM_WORLD)
+          : optcoll::scatterv_init(all.data(), m, displs, MPI_INT, small.data(), mine, MPI_INT, root, MPI_COMM_WORLD);
+  const std::vector<std::string> names{"native", "default", "adaptive", "binomial", "two", "persistent"};
+  const std::vector<std::function<void()>> fs{
+      native, ours(""), ours("adaptive_binomial"), ours("binomial"), ours("two"), [&] {
+        req.start();
+        req.wait();
+      }};
+  g_batch = batch_for(bytes);
+  for (const auto& f : fs) f();  // warm-up (caches, calibration)
+  std::vector<std::vector<double>> t(fs.size());
+  for (int r = 0; r < reps; ++r)
+    for (std::size_t j = 0; j < fs.size(); ++j) t[j].push_back(timed(fs[j]));
+  if (g_rank != 0) return;
+  const double base = median(t[0]);
+  std::string row = fmt::format("| {} | {} | {} | {:.1f} |", gather ? "gatherv" : "scatterv",
+                                optcoll::trees::to_string(dist), human(total * 4), base * 1e6);
+  for (std::size_t j = 1; j < fs.size(); ++j) row += fmt::format(" {:.2f} |", median(t[j]) / base);
+  fmt::print("{}\n", row);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  std::int64_t lo = 1 << 10;
+  std::int64_t hi = std::int64_t{4} << 20;
+  int reps = 21;
+  std::string which = "both";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--min") {
+      lo = std::atoll(next().c_str());
+    } else if (a == "--max") {
+      hi = std::atoll(next().c_str());
+    } else if (a == "--reps") {
+      reps = std::atoi(next().c_str());
+    } else if (a == "--dist") {
+      which = next();
+    } else {
+      if (g_rank == 0)
+        fmt::print(stderr, "usage: mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (g_rank == 0)
+    fmt::print(
+        "p={} root={}, medians over {} alternating repetitions; columns after native: optcoll / native\n"
+        "| op | dist | m | native us | default | adaptive | binomial | two | persistent |\n"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        g_size, g_size / 2, reps);
+  using optcoll::trees::BlockDistribution;
+  for (const bool gather : {true, false})
+    for (const BlockDistribution d : {BlockDistribution::spikes, BlockDistribution::skewed}) {
+      if (which != "both" && which != optcoll::trees::to_string(d)) continue;
+      for (std::int64_t bytes = lo; bytes <= hi; bytes *= 4) run(d, gather, bytes, reps);
+    }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,59 @@
+// Gatherv/Scatterv after their argument checks: which tree, its
+// construction at every rank, the run.
+//
+// Default: the adaptive binomial tree, built distributedly
+// (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies: TWO
+// (gatherv_two.cpp). Only the root knows
+// the sizes, so its decision is broadcast (PMPI_Ibcast of four words) while
+// the adaptive construction runs: the broadcast costs no extra latency, and
+// when TWO wins the construction's messages are simply unused.
+#include <array>
+
+#include "tree_build.hpp"
+
+namespace optcoll::mpi {
+
+void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
+                   const Options& options) {
+  CommState& s = c.comm_state(comm);
+  const TreeExec e = tree_exec(s);
+  const std::string& name = options.algorithm;
+  const bool consider_two = name.empty() || name == "two";
+  std::array<std::int64_t, 4> header{0, 0, 0, 0};
+  std::array<MPI_Request, 1> req{MPI_REQUEST_NULL};
+  if (consider_two) {
+    const model::AlphaBeta ab = block_model(s).ab;  // collective at the first call on comm
+    if (a.is_root) {
+      std::vector<std::int64_t> m(a.groups.size());
+      for (std::size_t i = 0; i < m.size(); ++i) m[i] = a.groups[i].count * a.all_type.size;
+      header = decide_two(m, root, ab, name == "two");
+    }
+    check(PMPI_Ibcast(header.data(), 4, MPI_INT64_T, root, e.comm, &req[0]), "MPI_Ibcast");
+  }
+  RankTree t = distributed_binomial_tree(e, c.size, c.rank, root, my_bytes, name != "binomial");
+  if (consider_two) {
+    wait_all(req, e.wait, e.spin);
+    if (header[0] != 0) {
+      plan::TwoSizes two;
+      two.x = header[1];
+      two.y = header[2];
+      two.single = header[3];
+      if (two.single < 0) {
+        two.large.assign(static_cast<std::size_t>((c.size + 7) / 8), 0);
+        if (a.is_root)
+          for (int i = 0; i < c.size; ++i)
+            if (a.groups[static_cast<std::size_t>(i)].count * a.all_type.size == two.y)
+              two.large[static_cast<std::size_t>(i / 8)] |= static_cast<std::uint8_t>(1U << (i % 8));
+        check(PMPI_Ibcast(two.large.data(), static_cast<int>(two.large.size()), MPI_BYTE, root, e.comm, &req[0]),
+              "MPI_Ibcast");
+        wait_all(req, e.wait, e.spin);
+      }
+      t = two_rank_tree(two, c.size, c.rank, root, a.is_root ? &a.order : nullptr);
+    }
+  }
+  TreeRun run(std::move(a), std::move(t), e);
+  run.run(s.executor, s.scratch, s.work);
+  release_call_buffers(s);
+}
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,64 @@
+// Tree constructions of the MPI layer's Gatherv/Scatterv (each rank builds
+// its own part; see the source files for the algorithms).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "collectives.hpp"
+#include "tree_run.hpp"
+
+namespace optcoll::mpi {
+
+// gatherv_adaptive.cpp: this rank's part of the adaptive (or, with
+// adaptive = false, the oblivious) binomial tree over blocks whose sizes
+// only their own ranks know (my_bytes), in ceil(log2 p) rounds of
+// communication on e.comm (tags e.tag + 1, e.tag + 2). Collective.
+RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
+                                   std::int64_t my_bytes, bool adaptive);
+
+// gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).
+// At the root: TWO where Lemma 2 applies (one y-block, at the root,
+// ceil(log2(p-1)) alpha + beta (p-1) x <= beta y), or, with `force`, whenever the sizes m
+// (bytes per rank) take two values. The header broadcast to all ranks:
+// {1, x, y, single or -1}, or {0, 0, 0, 0}.
+std::array<std::int64_t, 4> decide_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
+                                       bool force);
+// This rank's part; at the root also `order` (position -> rank). O(p) for
+// a bitmap, O(log p) plus the class arithmetic for a single large rank.
+RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
+                       std::vector<plan::rank_t>* order);
+
+// irregular.cpp: Gatherv/Scatterv once arguments are checked: chooses the
+// tree (Options::algorithm: "" = TWO where Lemma 2 applies, else
+// adaptive; "adaptive_binomial"; "binomial"; "two" = TWO whenever
+// the sizes allow), builds this rank's part and runs it. a.groups (root) in
+// elements of a.all_type; my_bytes this rank's block. Collective.
+void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
+                   const Options& options);
+
+// gatherv.cpp: the root's counts and displacements (elements of t) as one
+// group per rank; MPI_ERR_ARG for missing or short arrays, MPI_ERR_COUNT for
+// a negative count, MPI_ERR_BUFFER for a NULL buffer that would be used.
+std::vector<plan::Segment> root_groups(int p, std::span<const std::int64_t> counts,
+                                       std::span<const std::int64_t> displs, const void* buf, const TypeInfo& t,
+                                       const char* what);
+
+// gatherv.cpp, scatterv.cpp: the checked arguments of one rank.
+struct IrregularCall {
+  CallInfo c;
+  TreeArgs a;
+  std::int64_t my_bytes = 0;  // this rank's block
+};
+IrregularCall prepare_gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm);
+IrregularCall prepare_scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                               std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
+                               std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+inline constexpr const char* kIrregularAlgorithms = "adaptive_binomial, binomial, two";
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,310 @@
+// Gather and scatter trees over MPI: buffers, layouts and the executor run
+// of one rank (see tree_run.hpp).
+#include "tree_run.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "collectives.hpp"
+#include "optcoll/error.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// Pieces of at most this many bytes per MPI_Pack / MPI_Unpack call.
+constexpr std::int64_t kPiece = std::int64_t{1} << 26;
+
+std::int64_t piece_elements(const TypeInfo& t) {
+  return std::max<std::int64_t>(1, kPiece / std::max<std::int64_t>(t.size, 1));
+}
+
+}  // namespace
+
+const TypeInfo& packed_type() {
+  static const TypeInfo t = TypeInfo::of(MPI_PACKED);
+  return t;
+}
+
+void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out) {
+  if (count <= 0 || t.size == 0) return;
+  if (t.contiguous) {
+    std::memcpy(out, offset(buf, t.true_lb), static_cast<std::size_t>(count * t.size));
+    return;
+  }
+  const std::int64_t piece = piece_elements(t);
+  for (std::int64_t done = 0; done < count; done += piece) {
+    const std::int64_t c = std::min(piece, count - done);
+    int pos = 0;
+    check(PMPI_Pack(offset(buf, done * t.extent), static_cast<int>(c), t.type, out + done * t.size,
+                    static_cast<int>(c * t.size), &pos, self_comm()),
+          "MPI_Pack");
+  }
+}
+
+void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t) {
+  if (count <= 0 || t.size == 0) return;
+  if (t.contiguous) {
+    std::memcpy(offset(buf, t.true_lb), in, static_cast<std::size_t>(count * t.size));
+    return;
+  }
+  const std::int64_t piece = piece_elements(t);
+  for (std::int64_t done = 0; done < count; done += piece) {
+    const std::int64_t c = std::min(piece, count - done);
+    int pos = 0;
+    check(PMPI_Unpack(in + done * t.size, static_cast<int>(c * t.size), &pos, offset(buf, done * t.extent),
+                      static_cast<int>(c), t.type, self_comm()),
+          "MPI_Unpack");
+  }
+}
+
+void copy_converted(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t dcount,
+                    const TypeInfo& dt, ByteBuffer& tmp) {
+  const std::int64_t bytes = scount * st.size;
+  if (bytes != dcount * dt.size) throw MpiError(MPI_ERR_TRUNCATE, "optcoll: send and receive type signatures differ");
+  if (bytes == 0 || src == dst) return;
+  if (st.contiguous && dt.contiguous) {
+    std::memmove(offset(dst, dt.true_lb), offset(src, st.true_lb), static_cast<std::size_t>(bytes));
+    return;
+  }
+  std::byte* b = tmp.get(bytes);
+  pack_bytes(src, scount, st, b);
+  unpack_bytes(b, dst, dcount, dt);
+}
+
+TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
+    : args_(std::move(args)), tree_(std::move(tree)), exec_(exec) {
+  const plan::TreeRankView& v = tree_.view;
+  if (args_.is_root) {
+    const TypeInfo& t = args_.all_type;
+    // MPI allows negative displacements; layouts do not: the buffer's base
+    // moves to the lowest one (empty groups never touch memory).
+    std::int64_t low = 0;
+    for (const plan::Segment& g : args_.groups)
+      if (g.count > 0) low = std::min(low, g.offset);
+    if (low < 0) {
+      args_.all = offset(args_.all, low * t.extent);
+      for (plan::Segment& g : args_.groups) g.offset = g.count > 0 ? g.offset - low : 0;
+    }
+    const auto p = static_cast<plan::rank_t>(args_.groups.size());
+    std::int64_t largest = 0;
+    for (std::size_t i = 0; i < v.down.size(); ++i) largest = std::max(largest, tree_.down_bytes[i]);
+    const bool cuts_agree = t.size == 0 || exec_.chunk_bytes % t.size == 0 || largest <= exec_.chunk_bytes;
+    std::vector<plan::Segment> g(static_cast<std::size_t>(p));
+    if (cuts_agree) {
+      mode_ = Mode::root_typed;
+      for (plan::rank_t pos = 0; pos < p; ++pos)
+        g[static_cast<std::size_t>(pos)] = args_.groups[static_cast<std::size_t>(rank_at(pos))];
+    } else {
+      // Bytes, packed in position order.
+      mode_ = Mode::root_bytes;
+      std::int64_t at = 0;
+      for (plan::rank_t pos = 0; pos < p; ++pos) {
+        const std::int64_t b = args_.groups[static_cast<std::size_t>(rank_at(pos))].count * t.size;
+        g[static_cast<std::size_t>(pos)] = {at, b};
+        at += b;
+      }
+      packed_bytes_ = at;
+      own_group_ = tree_.self;
+    }
+    layout_ = plan::BlockLayout(std::move(g), 1);
+    plan_ = plan::make_tree_plan(args_.op, v, layout_);
+    return;
+  }
+  // A non-root: local groups = its own block and its non-empty child
+  // subtrees, in position order.
+  const std::int64_t own = args_.mine_count * args_.mine_type.size;
+  struct Item {
+    plan::rank_t pos;
+    std::int64_t bytes;
+    std::int64_t link;  // -1: own block
+  };
+  std::vector<Item> items{{tree_.self, own, -1}};
+  for (std::size_t i = 0; i < v.down.size(); ++i)
+    items.push_back({v.down[i].lo, tree_.down_bytes[i], static_cast<std::int64_t>(i)});
+  std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.pos < b.pos; });
+  std::vector<plan::Segment> g(items.size());
+  plan::TreeRankView local;
+  local.rounds = v.rounds;
+  local.down.resize(v.down.size());
+  std::int64_t at = 0;
+  for (std::size_t j = 0; j < items.size(); ++j) {
+    g[j] = {at, items[j].bytes};
+    at += items[j].bytes;
+    const auto jj = static_cast<plan::rank_t>(j);
+    if (items[j].link < 0) {
+      own_group_ = jj;
+    } else {
+      const plan::TreeLink& l = v.down[static_cast<std::size_t>(items[j].link)];
+      local.down[static_cast<std::size_t>(items[j].link)] = {l.peer, l.round, jj, jj};
+    }
+  }
+  packed_bytes_ = at;
+  if (v.up.peer >= 0) {
+    if (at != tree_.up_bytes)
+      throw MpiError(MPI_ERR_TRUNCATE, "optcoll: subtree sizes disagree (type signatures differ)");
+    local.up = {v.up.peer, v.up.round, 0, static_cast<plan::rank_t>(items.size()) - 1};
+  }
+  mode_ = v.down.empty() && args_.mine_type.contiguous ? Mode::direct : Mode::packed;
+  layout_ = plan::BlockLayout(std::move(g), 1);
+  plan_ = plan::make_tree_plan(args_.op, std::move(local), layout_);
+}
+
+std::byte* TreeRun::slot(std::int64_t group) const noexcept {
+  return base_ + layout_.group(group).offset;
+}
+
+const void* TreeRun::all_group(plan::rank_t r) const noexcept {
+  return offset(args_.all, args_.groups[static_cast<std::size_t>(r)].offset * args_.all_type.extent);
+}
+
+plan::rank_t TreeRun::rank_at(plan::rank_t pos) const noexcept {
+  return args_.order.empty() ? pos : args_.order[static_cast<std::size_t>(pos)];
+}
+
+void TreeRun::copy_in(ByteBuffer& tmp) {
+  const bool gather = args_.op == plan::Collective::gather;
+  const TypeInfo& t = args_.all_type;
+  const plan::Segment& own = args_.is_root ? args_.groups[static_cast<std::size_t>(args_.rank)] : plan::Segment{};
+  switch (mode_) {
+    case Mode::root_typed:
+      if (gather && args_.mine != nullptr)
+        copy_converted(args_.mine, args_.mine_count, args_.mine_type, const_cast<void*>(all_group(args_.rank)),
+                       own.count, t, tmp);
+      break;
+    case Mode::root_bytes:
+      if (gather) {
+        if (args_.mine != nullptr)
+          pack_bytes(args_.mine, args_.mine_count, args_.mine_type, slot(own_group_));
+        else
+          pack_bytes(all_group(args_.rank), own.count, t, slot(own_group_));
+      } else {
+        for (plan::rank_t pos = 0; pos < layout_.groups(); ++pos) {
+          const plan::rank_t r = rank_at(pos);
+          pack_bytes(all_group(r), args_.groups[static_cast<std::size_t>(r)].count, t, slot(pos));
+        }
+      }
+      break;
+    case Mode::packed:
+      if (gather) pack_bytes(args_.mine, args_.mine_count, args_.mine_type, slot(own_group_));
+      break;
+    case Mode::direct:
+      break;
+  }
+}
+
+void TreeRun::copy_out(ByteBuffer& tmp) {
+  const bool gather = args_.op == plan::Collective::gather;
+  const TypeInfo& t = args_.all_type;
+  switch (mode_) {
+    case Mode::root_typed:
+      if (!gather && args_.mine != nullptr)
+        copy_converted(all_group(args_.rank), args_.groups[static_cast<std::size_t>(args_.rank)].count, t,
+                       const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type, tmp);
+      break;
+    case Mode::root_bytes:
+      if (gather) {
+        for (plan::rank_t pos = 0; pos < layout_.groups(); ++pos) {
+          const plan::rank_t r = rank_at(pos);
+          if (r == args_.rank && args_.mine == nullptr) continue;  // in place: already there
+          unpack_bytes(slot(pos), const_cast<void*>(all_group(r)), args_.groups[static_cast<std::size_t>(r)].count, t);
+        }
+      } else if (args_.mine != nullptr) {
+        unpack_bytes(slot(own_group_), const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type);
+      }
+      break;
+    case Mode::packed:
+      if (!gather) unpack_bytes(slot(own_group_), const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type);
+      break;
+    case Mode::direct:
+      break;
+  }
+}
+
+void TreeRun::start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
+  ex_ = &ex;
+  scratch_ = &scratch;
+  ExecConfig cfg;
+  cfg.comm = exec_.comm;
+  cfg.tag = exec_.tag;
+  cfg.wait = exec_.wait;
+  cfg.spin = exec_.spin;
+  void* base = nullptr;
+  switch (mode_) {
+    case Mode::root_typed:
+      cfg.type = args_.all_type;
+      base = const_cast<void*>(args_.all);
+      break;
+    case Mode::direct:
+      cfg.type = packed_type();
+      base = const_cast<std::byte*>(offset(args_.mine, args_.mine_type.true_lb));
+      break;
+    case Mode::root_bytes:
+    case Mode::packed:
+      cfg.type = packed_type();
+      base = work.get(std::max<std::int64_t>(packed_bytes_, 1));
+      break;
+  }
+  cfg.chunk = std::clamp<std::int64_t>(exec_.chunk_bytes / std::max<std::int64_t>(cfg.type.size, 1), 1, INT_MAX);
+  base_ = static_cast<std::byte*>(base);
+  copy_in(scratch.copy);
+  ex.bind(cfg, base, layout_, scratch);
+  if (plan_->rounds() > 0) plan::post_round(*plan_, 0, step_, ex);
+}
+
+void TreeRun::complete() {
+  if (plan_->rounds() > 0) ex_->wait();
+  for (std::int64_t i = 1; i < plan_->rounds(); ++i) {
+    plan::post_round(*plan_, i, step_, *ex_);
+    ex_->wait();
+  }
+  ex_->finish();
+  copy_out(scratch_->copy);
+}
+
+}  // namespace optcoll::mpi
+
+namespace optcoll::mpi {
+
+TreeExec tree_exec(const CommState& s) {
+  TreeExec e;
+  e.comm = s.comm;
+  e.tag = kTag;
+  if (s.settings.max_chunk > 0) e.chunk_bytes = std::min(e.chunk_bytes, s.settings.max_chunk);
+  e.wait = s.wait;
+  e.spin = s.spin;
+  return e;
+}
+
+RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b) {
+  RankTree t;
+  t.view = plan::binomial_view(p, root, rank);
+  t.self = rank;
+  for (const plan::TreeLink& l : t.view.down) t.down_bytes.push_back(b * (l.hi - l.lo + 1));
+  if (t.view.up.peer >= 0) t.up_bytes = b * (t.view.up.hi - t.view.up.lo + 1);
+  return t;
+}
+
+void check_tree_algorithm(const std::string& name, const char* op, const char* valid) {
+  if (name.empty()) return;
+  const std::string list = valid;
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    std::size_t end = list.find(", ", at);
+    if (end == std::string::npos) end = list.size();
+    if (list.compare(at, end - at, name) == 0) return;
+    at = end + 2;
+  }
+  throw MpiError(MPI_ERR_ARG, "optcoll: unknown " + std::string(op) + " algorithm '" + name +
+                                  "' (Options::algorithm); valid: " + list);
+}
+
+}  // namespace optcoll::mpi
+
+namespace optcoll::mpi {
+void release_call_buffers(CommState& s) noexcept {
+  constexpr std::int64_t keep = std::int64_t{32} << 20;
+  s.scratch.trim(keep);
+  if (s.work.capacity() > keep) s.work.release();
+}
+}  // namespace optcoll::mpi

@@ -1,0 +1,156 @@
+// Running one rank's part of a gather or scatter tree (plan/tree_plan.hpp)
+// over MPI: the glue between a tree construction (binomial, the distributed
+// adaptive binomial, TWO, the persistent optimal tree) and the executor.
+//
+// Buffers. At the root the working buffer is the caller's buffer with the
+// caller's datatype (recvtype of Gather(v), sendtype of Scatter(v)), one
+// group per rank at its displacement, in any order. Every other rank works
+// in bytes: a packed buffer holding its subtree's blocks in rank order, one
+// local group per non-empty child subtree plus its own block, or the
+// caller's buffer itself for a leaf with a contiguous datatype. Messages
+// between non-roots are MPI_PACKED; a message to or from the root is
+// MPI_PACKED at the non-root end and typed at the root. MPI's type matching
+// allows exactly this (a packed message matches any receive whose type
+// signature it carries, and any message can be received as MPI_PACKED), so
+// sendtype and recvtype may differ as long as the signatures match, as in
+// MPI. Both MPIs pack homogeneous data as its bytes, which is what makes a
+// subtree's packed size the sum of its blocks' type sizes.
+//
+// Chunks. Every message is cut every `chunk_bytes` bytes (the executor's
+// rule: both ends cut the element stream at the same points). The root cuts
+// in elements of its datatype; when that cannot land on the same bytes (the
+// type size does not divide chunk_bytes and some message exceeds it) the
+// root works in bytes too, on a packed copy, and packs / unpacks its groups
+// before / after the run.
+//
+// Own block. Gather: a non-leaf copies (packs) its own block into its
+// packed buffer before the first round (the model's gamma term); the root
+// copies sendbuf into its group of recvbuf unless MPI_IN_PLACE. Scatter: the
+// same copies after the last round, in the other direction.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "optcoll/mpi/datatype.hpp"
+#include "optcoll/mpi/executor.hpp"
+#include "optcoll/plan/tree_plan.hpp"
+
+namespace optcoll::mpi {
+
+// One rank's part of a tree. Positions are ranks, except at the root of a
+// reordered tree (TreeArgs::order). Links carry positions [lo, hi].
+struct RankTree {
+  plan::TreeRankView view;
+  std::int64_t up_bytes = 0;             // this rank's subtree, sent to / received from the parent
+  std::vector<std::int64_t> down_bytes;  // per view.down link
+  plan::rank_t self = 0;                 // position of this rank's own block
+};
+
+// The caller's buffers at this rank.
+struct TreeArgs {
+  plan::Collective op = plan::Collective::gather;  // gather or scatter
+  bool is_root = false;
+  plan::rank_t rank = 0;  // this rank
+  // This rank's own block: Gather's sendbuf, Scatter's recvbuf; nullptr for
+  // MPI_IN_PLACE at the root.
+  const void* mine = nullptr;
+  std::int64_t mine_count = 0;
+  TypeInfo mine_type;
+  // Root only: recvbuf (gather) / sendbuf (scatter), its datatype, and
+  // group i = rank i's elements {displs[i], counts[i]}.
+  const void* all = nullptr;
+  TypeInfo all_type;
+  std::vector<plan::Segment> groups;
+  // Root only: position -> rank (empty: the identity).
+  std::vector<plan::rank_t> order;
+};
+
+// The executor's settings common to every rank of a call.
+struct TreeExec {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int tag = 0;
+  std::int64_t chunk_bytes = std::int64_t{1} << 30;
+  WaitMode wait = WaitMode::block;
+  int spin = 0;
+};
+
+// A prepared tree run for one rank: layout and plan built once, run any
+// number of times (persistent requests) with start() then complete().
+class TreeRun {
+ public:
+  TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec);
+  TreeRun(const TreeRun&) = delete;
+  TreeRun& operator=(const TreeRun&) = delete;
+
+  // Copies the own block in (gather), binds ex and posts round 0 (no wait).
+  // `work` holds the packed buffer between start() and complete().
+  void start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work);
+  // Completes round 0, runs the other rounds, then copies out (scatter).
+  void complete();
+  void run(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
+    start(ex, scratch, work);
+    complete();
+  }
+
+ private:
+  enum class Mode : std::uint8_t { root_typed, root_bytes, direct, packed };
+  void copy_in(ByteBuffer& tmp);
+  void copy_out(ByteBuffer& tmp);
+  std::byte* slot(std::int64_t group) const noexcept;
+  const void* all_group(plan::rank_t r) const noexcept;
+  plan::rank_t rank_at(plan::rank_t pos) const noexcept;
+
+  TreeArgs args_;
+  RankTree tree_;
+  TreeExec exec_;
+  Mode mode_ = Mode::packed;
+  plan::BlockLayout layout_;
+  std::unique_ptr<plan::RankPlan> plan_;
+  std::int64_t own_group_ = 0;     // local group of the own block (packed, root_bytes)
+  std::int64_t packed_bytes_ = 0;  // size of the packed buffer
+  std::byte* base_ = nullptr;      // working buffer of the current run
+  MpiExecutor* ex_ = nullptr;
+  Scratch* scratch_ = nullptr;
+  plan::Step step_;
+};
+
+// Datatype-aware copies through the packed form (contiguous types: memcpy):
+// count elements of t at buf (element 0) to / from bytes.
+void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out);
+void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t);
+// src (scount of st) -> dst (dcount of dt); the signatures must match.
+void copy_converted(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t dcount,
+                    const TypeInfo& dt, ByteBuffer& tmp);
+
+// TypeInfo of MPI_PACKED (one byte per element).
+const TypeInfo& packed_type();
+
+}  // namespace optcoll::mpi
+
+namespace optcoll::mpi {
+
+struct CommState;
+
+// The executor settings of comm's cache for tree runs: optcoll's duplicate,
+// the data tag, chunks of 2^30 bytes (OPTCOLL_MAX_CHUNK_ELEMS, counted in
+// bytes here, lowers it), the wait mode.
+TreeExec tree_exec(const CommState& s);
+
+// The rank-ordered binomial tree (plan::binomial_view()) with b bytes per
+// rank, for regular Gather / Scatter. O(log p).
+RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b);
+
+// MPI_ERR_ARG unless name is empty or one of `valid` (comma separated).
+void check_tree_algorithm(const std::string& name, const char* op, const char* valid);
+
+}  // namespace optcoll::mpi
+
+namespace optcoll::mpi {
+// After a call: large scratch and work buffers are released (see run_plan).
+void release_call_buffers(CommState& s) noexcept;
+}  // namespace optcoll::mpi
