@@ -19,3 +19,39 @@ target_link_libraries(optcoll_pmpi PRIVATE optcoll_pmpi_impl optcoll_warnings)
 target_link_options(optcoll_pmpi PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map"
                     "LINKER:--no-undefined")
 set_target_properties(optcoll_pmpi PROPERTIES LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map)
+
+if(OPTCOLL_BUILD_TESTS)
+  # The policy rules, without MPI processes.
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  add_executable(optcoll_pmpi_policy_tests tests/pmpi/test_policy.cpp)
+  target_link_libraries(optcoll_pmpi_policy_tests PRIVATE optcoll_pmpi_impl GTest::gtest_main optcoll_warnings)
+  gtest_discover_tests(optcoll_pmpi_policy_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "pmpi")
+
+  # The drop-in test: an unmodified MPI program (built against plain MPI
+  # only, and once more linked with liboptcoll_pmpi.so) with and without the
+  # library, every policy; see tests/pmpi/run_pmpi_test.sh. MPICH's native
+  # collectives crawl on an oversubscribed node (DEVELOPERS.md), hence fewer
+  # ranks there.
+  add_executable(optcoll_pmpi_plain tests/pmpi/plain_collectives.c)
+  target_link_libraries(optcoll_pmpi_plain PRIVATE MPI::MPI_C)
+  add_executable(optcoll_pmpi_linked tests/pmpi/plain_collectives.c)
+  target_link_libraries(optcoll_pmpi_linked PRIVATE optcoll_pmpi MPI::MPI_C)
+  foreach(t optcoll_pmpi_plain optcoll_pmpi_linked)
+    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
+  endforeach()
+  set(_optcoll_pmpi_nps 1 2 3 5 7 8)
+  if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
+    set(_optcoll_pmpi_nps 1 2 3 5)
+  endif()
+  foreach(np IN LISTS _optcoll_pmpi_nps)
+    add_test(NAME pmpi_dropin.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_plain>
+                     $<TARGET_FILE:optcoll_pmpi_linked>)
+    set_tests_properties(pmpi_dropin.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                        ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+  endforeach()
+  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests)
+endif()

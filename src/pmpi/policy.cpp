@@ -116,13 +116,17 @@ ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, 
       // communication, so the same price (computation is not priced). Only
       // commutative ones run the circulant plan; the rank-ordered binomial
       // tree otherwise, which is what the native call does as well.
-      double native = model::price_binomial(p, bytes, ab).time;
+      // (MPI libraries, too, reduce with non-commutative operators along a
+      // rank-ordered tree only.)
+      const double binomial = model::price_binomial(p, bytes, ab).time;
+      if (op == Collective::reduce && !commutative) {
+        t.native = t.optcoll = binomial;
+        break;
+      }
+      t.native = binomial;
       for (const model::BaselinePrice& b : model::price_baselines(p, bytes, bytes, ab))
-        native = std::min(native, b.time);
-      t.native = native;
-      t.optcoll = op == Collective::reduce && !commutative
-                      ? model::price_binomial(p, bytes, ab).time
-                      : model::circulant_time(q, bytes, model::choose_blocks(q, bytes, bytes, ab), ab);
+        t.native = std::min(t.native, b.time);
+      t.optcoll = model::circulant_time(q, bytes, model::choose_blocks(q, bytes, bytes, ab), ab);
       break;
     }
     case Collective::allgather:
