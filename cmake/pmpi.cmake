@@ -55,3 +55,11 @@ if(OPTCOLL_BUILD_TESTS)
   endforeach()
   add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests)
 endif()
+
+# optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the
+# engine of scripts/demo.sh).
+add_library(optcoll_pmpi_exercise STATIC src/pmpi/exercise.cpp)
+target_link_libraries(optcoll_pmpi_exercise PUBLIC optcoll_pmpi_impl PRIVATE optcoll_warnings)
+add_executable(optcoll_tune src/pmpi/tune_main.cpp)
+set_target_properties(optcoll_tune PROPERTIES OUTPUT_NAME optcoll-tune)
+target_link_libraries(optcoll_tune PRIVATE optcoll_pmpi_exercise fmt::fmt CLI11::CLI11 optcoll_warnings)
