@@ -69,8 +69,13 @@ void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std
   int rank = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
-  std::fprintf(stderr, "optcoll: MPI_%s p=%d bytes=%lld -> %s (%s)\n", std::string(info(op).name).c_str(), p,
-               static_cast<long long>(bytes), std::string(to_string(path)).c_str(), why.c_str());
+  const std::string name(info(op).name);
+  if (bytes < 0)
+    std::fprintf(stderr, "optcoll: MPI_%s -> %s (%s)\n", name.c_str(), std::string(to_string(path)).c_str(),
+                 why.c_str());
+  else
+    std::fprintf(stderr, "optcoll: MPI_%s p=%d bytes=%lld -> %s (%s)\n", name.c_str(), p, static_cast<long long>(bytes),
+                 std::string(to_string(path)).c_str(), why.c_str());
 }
 
 // Without start() (MPI initialised by a path that bypassed MPI_Init /

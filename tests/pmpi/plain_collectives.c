@@ -7,7 +7,8 @@
  * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
  * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
  * a sub-communicator, an intercommunicator, and an invalid root under
- * MPI_ERRORS_RETURN. Each rank hashes every result (and error class); rank 0
+ * MPI_ERRORS_RETURN; MPI_Init, or MPI_Init_thread with PLAIN_MPI_INIT_THREAD set.
+ * Each rank hashes every result (and error class); rank 0
  * prints all ranks' hashes, then how many calls of each kind it made, which
  * the test compares with the library's OPTCOLL_VERBOSE=1 summary:
  *   calls MPI_Bcast moving=<n> trivial=<n> inter=<n> invalid=<n>
@@ -147,7 +148,13 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  /* Both ways into MPI (the library hooks both). */
+  if (getenv("PLAIN_MPI_INIT_THREAD") != NULL) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else {
+    MPI_Init(&argc, &argv);
+  }
   int p;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);

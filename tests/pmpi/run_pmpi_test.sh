@@ -66,7 +66,9 @@ run base "$plain"
 cat "$work/base.out"
 pre=(LD_PRELOAD="$lib" OPTCOLL_VERBOSE=1)
 run forced "$plain" "${pre[@]}" OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll && check forced optcoll
-run named "$plain" "${pre[@]}" OPTCOLL_BCAST=binomial OPTCOLL_REDUCE=binomial_ordered && check named optcoll
+# (and MPI_Init_thread instead of MPI_Init)
+run named "$plain" "${pre[@]}" OPTCOLL_BCAST=binomial OPTCOLL_REDUCE=binomial_ordered PLAIN_MPI_INIT_THREAD=1 &&
+  check named optcoll
 run native "$plain" "${pre[@]}" OPTCOLL_BCAST=native OPTCOLL_REDUCE=native && check native native
 run auto "$plain" "${pre[@]}" && check auto auto
 # A tuning file: optcoll wins every bcast, loses every reduce.
