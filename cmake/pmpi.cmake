@@ -28,6 +28,11 @@ if(OPTCOLL_BUILD_TESTS)
   target_link_libraries(optcoll_pmpi_policy_tests PRIVATE optcoll_pmpi_impl GTest::gtest_main optcoll_warnings)
   gtest_discover_tests(optcoll_pmpi_policy_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "pmpi")
 
+  # The shapes of every MPI argument list, the MPI collective standing in for optcoll.
+  add_executable(optcoll_pmpi_shapes_tests tests/pmpi/mpi_shapes_test.cpp)
+  target_link_libraries(optcoll_pmpi_shapes_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
+  optcoll_add_mpi_test(mpi_pmpi_shapes optcoll_pmpi_shapes_tests NP 1 2 3 5 LABELS pmpi)
+
   # The drop-in test: an unmodified MPI program (built against plain MPI
   # only, and once more linked with liboptcoll_pmpi.so) with and without the
   # library, every policy; see tests/pmpi/run_pmpi_test.sh. MPICH's native
@@ -53,7 +58,8 @@ if(OPTCOLL_BUILD_TESTS)
     set_tests_properties(pmpi_dropin.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
   endforeach()
-  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests)
+  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
+                                 optcoll_pmpi_shapes_tests)
 endif()
 
 # optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the

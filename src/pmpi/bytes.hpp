@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace optcoll::pmpi {
@@ -45,6 +46,40 @@ class ByteStream {
   MPI_Datatype type_;
   std::int64_t bytes_;
   bool direct_ = false;
+  std::vector<std::byte> packed_;
+};
+
+// The p segments of a v collective's buffer (segment i: counts[i] elements
+// of type from displs[i] extents on) as bytes, segment i at byte
+// displacement byte_displs()[i]: the user's buffer for a named type without
+// padding (if every byte displacement fits an int), else a packed copy with
+// the segments back to back. The total must be at most INT_MAX bytes.
+class SegmentedBytes {
+ public:
+  SegmentedBytes(const void* buf, std::span<const int> counts, std::span<const int> displs, MPI_Datatype type);
+  SegmentedBytes(const SegmentedBytes&) = delete;
+  SegmentedBytes& operator=(const SegmentedBytes&) = delete;
+
+  void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
+  const int* byte_counts() const noexcept { return bytes_.data(); }
+  const int* byte_displs() const noexcept { return displs_.data(); }
+  std::int64_t total() const noexcept { return total_; }
+
+  // Packs segment i (nothing when direct).
+  void load(std::size_t i, MPI_Comm comm);
+  // Unpacks every segment (nothing when direct).
+  void store(MPI_Comm comm);
+
+ private:
+  const void* buf_;
+  std::span<const int> counts_;
+  std::span<const int> user_displs_;
+  MPI_Datatype type_;
+  MPI_Aint extent_ = 0;
+  bool direct_ = false;
+  std::int64_t total_ = 0;
+  std::vector<int> bytes_;   // per segment
+  std::vector<int> displs_;  // per segment, in data()
   std::vector<std::byte> packed_;
 };
 

@@ -8,6 +8,8 @@
 #include "optcoll/optcoll.h"
 #include "runtime.hpp"
 #include "shapes.hpp"
+#include "shapes_gather.hpp"
+#include "shapes_reduction.hpp"
 
 extern "C" int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);

@@ -218,6 +218,8 @@ Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative) {
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;
     why = mpi::env_name(c);
+  } else if (bytes < 0) {
+    why = "auto: the payload is not known at every rank";
   } else if (g_config.tuning.covers(c)) {
     path = g_config.tuning.optcoll_wins(c, p, bytes) ? Path::optcoll : Path::native;
     why = "tuning file";

@@ -61,7 +61,8 @@ std::string summary(int rank);
 
 // The route of one call on an intracommunicator of size p (p >= 1) whose
 // arguments optcoll supports (else: Path::fallback, counted, by the
-// caller). bytes: the call's total payload; commutative: of the MPI_Op
+// caller). bytes: the call's total payload, -1 if not every rank knows it
+// (gatherv, scatterv: then `auto` is native); commutative: of the MPI_Op
 // (true for copy collectives). Counts the call. Collective over comm when
 // `auto` needs alpha and beta measured (the first such call on comm).
 Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative);
