@@ -34,12 +34,12 @@ inline constexpr int kTag = 0x0c011;
 // Tuning read from the environment of rank 0 (a trivially copyable struct,
 // broadcast as bytes). Zero / empty means "not set".
 struct Settings {
-  double alpha = 0;               // OPTCOLL_ALPHA, seconds per round
-  double beta = 0;                // OPTCOLL_BETA, seconds per byte
-  std::int64_t block_bytes = 0;   // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
-  std::int64_t max_chunk = 0;     // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
-  std::int32_t wait = 0;          // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
-  std::int32_t spin = -1;         // OPTCOLL_POLL_SPIN: polls before sleeping
+  double alpha = 0;              // OPTCOLL_ALPHA, seconds per round
+  double beta = 0;               // OPTCOLL_BETA, seconds per byte
+  std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
+  std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
+  std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
+  std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
   // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
   std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
 
@@ -84,8 +84,13 @@ struct CommState {
     std::unique_ptr<plan::RankPlan> plan;
   };
   std::array<CachedPlan, plan::kCollectives> plans;  // by plan::Collective
-  // The caller's layout of the cached plan (one group per rank), if any.
-  std::array<std::unique_ptr<plan::BlockLayout>, plan::kCollectives> layouts;
+  // The layout of the cached plan of a rank-group collective (one group per
+  // rank): the caller's, or plan::default_layout() of its spec.
+  struct CachedLayout {
+    std::unique_ptr<plan::BlockLayout> layout;
+    bool from_caller = false;
+  };
+  std::array<CachedLayout, plan::kCollectives> layouts;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
   // The algorithm chosen without Options, per (op, commutative): the
