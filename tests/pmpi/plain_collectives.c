@@ -2,7 +2,8 @@
  * liboptcoll_pmpi.so runs it with and without the library (LD_PRELOAD, and
  * linked) and requires identical output.
  *
- * It calls MPI_Bcast and MPI_Reduce in many forms: counts 0 .. 10^5, roots
+ * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block)
+ * and MPI_Allreduce in many forms: counts 0 .. 10^5, roots
  * 0, p-1, p/2, ranks passing different datatypes with the same signature
  * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
  * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
@@ -21,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BCAST, REDUCE, NOPS };
-static const char* op_names[NOPS] = {"MPI_Bcast", "MPI_Reduce"};
+enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, NOPS };
+static const char* op_names[NOPS] = {
+    "MPI_Bcast",          "MPI_Reduce",   "MPI_Allgather", "MPI_Allgatherv", "MPI_Reduce_scatter_block",
+    "MPI_Reduce_scatter", "MPI_Allreduce"};
 enum { MOVING, TRIVIAL, INTER, INVALID, NKINDS };
 static const char* kind_names[NKINDS] = {"moving", "trivial", "inter", "invalid"};
 static long counts[NOPS][NKINDS];
@@ -132,6 +135,128 @@ static void reduce_case(int count, int root, int kind, MPI_Op matop, MPI_Datatyp
   }
 }
 
+/* Allgather of n ints per rank; with mixed, the contribution is sent as one
+ * contiguous(n) element and received into a strided (resized) int type. */
+static void allgather_case(int n, int mixed, int in_place, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  int* s = malloc(sizeof(int) * (size_t)(n + 1));
+  int* r = malloc(sizeof(int) * 2 * (size_t)(n * p + 1));
+  for (int i = 0; i < n; ++i) s[i] = rank * 1000 + i;
+  for (int i = 0; i < 2 * (n * p + 1); ++i) r[i] = in_place && i / n == rank ? rank * 1000 + i % n : -7;
+  if (mixed) {
+    MPI_Datatype c, strided;
+    MPI_Type_contiguous(n, MPI_INT, &c);
+    MPI_Type_commit(&c);
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &strided);
+    MPI_Type_commit(&strided);
+    MPI_Allgather(s, 1, c, r, n, strided, comm);
+    MPI_Type_free(&c);
+    MPI_Type_free(&strided);
+  } else {
+    MPI_Allgather(in_place ? MPI_IN_PLACE : s, n, MPI_INT, r, n, MPI_INT, comm);
+  }
+  note(ALLGATHER, comm, (long)n * 4 * p);
+  hash(r, sizeof(int) * 2 * (size_t)(n * p + 1));
+  free(s);
+  free(r);
+}
+
+/* Allgatherv: rank i contributes (i * scale) % 5 ints (some none), placed in
+ * reverse rank order with a gap of one int. */
+static void allgatherv_case(int scale, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  int* counts = malloc(sizeof(int) * (size_t)p);
+  int* displs = malloc(sizeof(int) * (size_t)p);
+  int at = 0;
+  long total = 0;
+  for (int i = p - 1; i >= 0; --i) {
+    counts[i] = (i * scale) % 5 * scale;
+    displs[i] = at;
+    at += counts[i] + 1;
+    total += counts[i];
+  }
+  int* s = malloc(sizeof(int) * (size_t)(counts[rank] + 1));
+  int* r = malloc(sizeof(int) * (size_t)(at + 1));
+  for (int i = 0; i < counts[rank]; ++i) s[i] = rank * 77 + i;
+  for (int i = 0; i <= at; ++i) r[i] = -3;
+  MPI_Allgatherv(s, counts[rank], MPI_INT, r, counts, displs, MPI_INT, comm);
+  note(ALLGATHERV, comm, total * 4);
+  hash(r, sizeof(int) * (size_t)(at + 1));
+  free(s);
+  free(r);
+  free(counts);
+  free(displs);
+}
+
+/* Reduce_scatter_block and Reduce_scatter (MPI_SUM on ints; the
+ * non-commutative matrices for the block variant), and Allreduce (MPI_SUM,
+ * MPI_MAX on integer-valued doubles, the matrices, MPI_IN_PLACE). */
+static void reduce_scatter_cases(int n, MPI_Op matop, MPI_Datatype mat, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  long* s = malloc(sizeof(long) * 4 * (size_t)(n * p + 1));
+  long* r = malloc(sizeof(long) * 4 * (size_t)(n + 1));
+  for (int i = 0; i < 4 * n * p; ++i) s[i] = (i * 11 + rank * 5 + 2) % 1000003;
+  for (int i = 0; i < 4 * n; ++i) r[i] = -1;
+  MPI_Reduce_scatter_block(s, r, n, mat, matop, comm);
+  note(RS_BLOCK, comm, (long)n * p * 32);
+  hash(r, sizeof(long) * 4 * (size_t)n);
+  int* si = malloc(sizeof(int) * (size_t)(n * p + p + 1));
+  int* ri = malloc(sizeof(int) * (size_t)(2 * n + 2));
+  int* counts = malloc(sizeof(int) * (size_t)p);
+  long total = 0;
+  for (int i = 0; i < p; ++i) total += counts[i] = (n + i) % 3 == 0 ? 0 : n + i % 2;
+  for (int i = 0; i < n * p + p; ++i) si[i] = i % 1000 + rank;
+  for (int i = 0; i < 2 * n + 2; ++i) ri[i] = -1;
+  MPI_Reduce_scatter_block(si, ri, n, MPI_INT, MPI_SUM, comm);
+  note(RS_BLOCK, comm, (long)n * p * 4);
+  hash(ri, sizeof(int) * (size_t)n);
+  MPI_Reduce_scatter(si, ri, counts, MPI_INT, MPI_SUM, comm);
+  note(RS, comm, total * 4);
+  hash(ri, sizeof(int) * (size_t)counts[rank]);
+  free(s);
+  free(r);
+  free(si);
+  free(ri);
+  free(counts);
+}
+
+static void allreduce_cases(int n, MPI_Op matop, MPI_Datatype mat, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int* s = malloc(sizeof(int) * (size_t)(n + 1));
+  int* r = malloc(sizeof(int) * (size_t)(n + 1));
+  for (int i = 0; i < n; ++i) s[i] = r[i] = (i * 13 + rank) % 1000;
+  MPI_Allreduce(n % 2 == 1 ? MPI_IN_PLACE : s, r, n, MPI_INT, MPI_SUM, comm);
+  note(ALLREDUCE, comm, (long)n * 4);
+  hash(r, sizeof(int) * (size_t)n);
+  double* d = malloc(sizeof(double) * (size_t)(n + 1));
+  double* e = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int i = 0; i < n; ++i) d[i] = (double)((i * 7 + rank * 3) % 101);
+  MPI_Allreduce(d, e, n, MPI_DOUBLE, MPI_MAX, comm);
+  note(ALLREDUCE, comm, (long)n * 8);
+  hash(e, sizeof(double) * (size_t)n);
+  if (n <= 1000) {
+    long* a = malloc(sizeof(long) * 4 * (size_t)(n + 1));
+    long* b = malloc(sizeof(long) * 4 * (size_t)(n + 1));
+    for (int i = 0; i < 4 * n; ++i) a[i] = (i * 3 + rank * 7 + 1) % 1000003;
+    MPI_Allreduce(a, b, n, mat, matop, comm);
+    note(ALLREDUCE, comm, (long)n * 32);
+    hash(b, sizeof(long) * 4 * (size_t)n);
+    free(a);
+    free(b);
+  }
+  free(s);
+  free(r);
+  free(d);
+  free(e);
+}
+
 static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   int p;
   MPI_Comm_size(comm, &p);
@@ -145,6 +270,16 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
     }
   bcast_mixed(1000, p - 1, 0, comm);
   bcast_mixed(333, 0, 1, comm);
+  for (int c = 0; c < 5; ++c) {
+    allreduce_cases(counts_[c], matop, mat, comm);
+    if (c < 4) {
+      allgather_case(counts_[c], 0, c % 2, comm);
+      if (counts_[c] > 0) allgather_case(counts_[c], 1, 0, comm);
+      reduce_scatter_cases(counts_[c], matop, mat, comm);
+    }
+  }
+  allgatherv_case(1, comm);
+  allgatherv_case(300, comm);
 }
 
 int main(int argc, char** argv) {
@@ -190,6 +325,9 @@ int main(int argc, char** argv) {
     MPI_Reduce(s, r, 64, MPI_INT, MPI_SUM, root, inter);
     note(REDUCE, inter, 256);
     if (root == MPI_ROOT) hash(r, sizeof r);
+    MPI_Allreduce(s, r, 64, MPI_INT, MPI_SUM, inter);
+    note(ALLREDUCE, inter, 256);
+    hash(r, sizeof r);
     MPI_Comm_free(&inter);
   }
   MPI_Comm_free(&half);

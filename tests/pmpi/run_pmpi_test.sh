@@ -65,11 +65,15 @@ check() {  # check <name> <policy: optcoll|native|auto>
 run base "$plain"
 cat "$work/base.out"
 pre=(LD_PRELOAD="$lib" OPTCOLL_VERBOSE=1)
-run forced "$plain" "${pre[@]}" OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll && check forced optcoll
+all=(OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll
+  OPTCOLL_ALLREDUCE=optcoll)
+run forced "$plain" "${pre[@]}" "${all[@]}" && check forced optcoll
 # (and MPI_Init_thread instead of MPI_Init)
-run named "$plain" "${pre[@]}" OPTCOLL_BCAST=binomial OPTCOLL_REDUCE=binomial_ordered PLAIN_MPI_INIT_THREAD=1 &&
+run named "$plain" "${pre[@]}" OPTCOLL_BCAST=binomial OPTCOLL_REDUCE=binomial_ordered OPTCOLL_ALLGATHER=circulant \
+  OPTCOLL_REDUCE_SCATTER=ordered OPTCOLL_ALLREDUCE=dissemination PLAIN_MPI_INIT_THREAD=1 &&
   check named optcoll
-run native "$plain" "${pre[@]}" OPTCOLL_BCAST=native OPTCOLL_REDUCE=native && check native native
+run native "$plain" "${pre[@]}" OPTCOLL_BCAST=native OPTCOLL_REDUCE=native OPTCOLL_ALLGATHER=native \
+  OPTCOLL_REDUCE_SCATTER=native OPTCOLL_ALLREDUCE=native && check native native
 run auto "$plain" "${pre[@]}" && check auto auto
 # A tuning file: optcoll wins every bcast, loses every reduce.
 printf 'bcast 2 8 10 1\nreduce 2 8 1 10\n' >"$work/tuning"
@@ -81,7 +85,7 @@ if run tuned "$plain" "${pre[@]}" OPTCOLL_TUNING_FILE="$work/tuning"; then
     failures=$((failures + 1))
   fi
 fi
-run linked "$linked" OPTCOLL_VERBOSE=1 OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll && check linked optcoll
+run linked "$linked" OPTCOLL_VERBOSE=1 "${all[@]}" && check linked optcoll
 
 [ "$failures" = 0 ] && echo "all runs agree" && exit 0
 echo "$failures failure(s)"
