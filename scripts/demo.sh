@@ -32,8 +32,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTCOLL_WARNINGS_AS_ER
 # Ninja's [done/total] lines are the progress.
 log=build/demo-build.log
 if ! cmake --build build --parallel "$(nproc)" --target optcoll_cli optcoll_tune optcoll_pmpi optcoll_pmpi_plain 2>&1 |
-  tee "$log" | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]' |
-  awk '{ printf "\r  building %s", $1; fflush() } END { print "" }'; then
+  tee "$log" | awk '/^\[[0-9]+\/[0-9]+\]/ { printf "\r  building %s", $1; fflush() } END { print "" }'; then
   echo "build failed; the end of $log:"
   tail -40 "$log"
   exit 1
@@ -52,6 +51,7 @@ mpiexec -n "$np" build/optcoll-tune --check --max-bytes "$max_bytes" --reps "$re
 step "4/5 drop-in: an unmodified MPI program, without and with LD_PRELOAD=build/liboptcoll_pmpi.so"
 mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-native.txt
 LD_PRELOAD="$PWD/build/liboptcoll_pmpi.so" OPTCOLL_VERBOSE=1 OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll \
+  OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll \
   mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-optcoll.txt
 if cmp -s demo-report/plain-native.txt demo-report/plain-optcoll.txt; then
   echo "  same output with and without the library ($(grep -c digest demo-report/plain-native.txt) rank digests)"

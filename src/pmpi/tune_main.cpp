@@ -93,7 +93,7 @@ int run(const Args& a) {
   bool all_same = true;
   std::size_t done = 0;
   if (rank == 0)
-    fmt::print("{:>7} {:<11} {:>4} {:>9} {:>11} {:>11} {:>14}{}\n", "", "op", "p", "bytes", "native us", "optcoll us",
+    fmt::print("{:>7} {:<28} {:>4} {:>9} {:>11} {:>11} {:>14}{}\n", "", "op", "p", "bytes", "native us", "optcoll us",
                "native/optcoll", a.check ? "  results" : "");
   for (const Op op : ops) {
     const optcoll::pmpi::OpInfo& info = optcoll::pmpi::info(op);
@@ -120,7 +120,7 @@ int run(const Args& a) {
       tuning.add({info.collective, p, bytes, n_us, o_us});
       csv += fmt::format("{},{},{},{:.3f},{:.3f},{}\n", optcoll::plan::to_string(info.collective), p, bytes, n_us, o_us,
                          a.check ? (same != 0 ? "yes" : "NO") : "");
-      fmt::print("[{:>2}/{:<2}] MPI_{:<7} {:>4} {:>9} {:>11.1f} {:>11.1f} {:>14.2f}{}\n", done, total, info.name, p,
+      fmt::print("[{:>2}/{:<2}] MPI_{:<24} {:>4} {:>9} {:>11.1f} {:>11.1f} {:>14.2f}{}\n", done, total, info.name, p,
                  human(bytes), n_us, o_us, n_us / o_us, a.check ? (same != 0 ? "  equal" : "  DIFFER") : "");
       std::fflush(stdout);
     }
