@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, build with warnings as errors, all CTest
-# tests (the MPI tests under Open MPI, the default MPI), then the MPI tests
-# again under MPICH (scripts/test-mpich.sh, build dir ./build-mpich).
+# tests (the MPI tests under Open MPI, the default MPI), the installed
+# package (scripts/test-install.sh: examples/consumer via find_package and
+# pkg-config, the installed liboptcoll_pmpi.so), then the MPI tests again
+# under MPICH (scripts/test-mpich.sh, build dir ./build-mpich).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/format.sh --check
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+scripts/test-install.sh
 scripts/test-mpich.sh

@@ -52,6 +52,10 @@ template <std::size_t N>
 void name(const char* var, std::array<char, N>& out) {
   const char* v = env(var);
   if (v == nullptr) return;
+  // The PMPI layer's policy keywords (liboptcoll_pmpi.so) name no
+  // algorithm: optcoll's default.
+  const std::string_view s(v);
+  if (s == "auto" || s == "optcoll" || s == "native") return;
   // A name too long for the buffer is kept truncated: it names no algorithm
   // and is reported as unknown when used.
   std::strncpy(out.data(), v, out.size() - 1);

@@ -1,0 +1,71 @@
+# pmpi/: liboptcoll_pmpi.so, the drop-in interposition library (MPI_Bcast,
+# MPI_Reduce, ... on top of optcoll, per the OPTCOLL_<OP> policy), for the
+# MPI this build uses: a build with MPICH gives the MPICH one. Needs the MPI
+# layer (cmake/mpi.cmake); included after it.
+if(NOT TARGET optcoll_mpi)
+  return()
+endif()
+
+# Everything but the MPI_* definitions, for the library and its tests.
+add_library(optcoll_pmpi_impl STATIC src/pmpi/policy.cpp src/pmpi/runtime.cpp src/pmpi/bytes.cpp)
+target_include_directories(optcoll_pmpi_impl PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi>)
+target_link_libraries(optcoll_pmpi_impl PUBLIC optcoll_mpi PRIVATE optcoll_warnings)
+set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# Self-contained apart from MPI and the C++ runtime (optcoll and optcoll_mpi
+# linked in statically), exporting only MPI_* (src/pmpi/exports.map).
+add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp)
+target_link_libraries(optcoll_pmpi PRIVATE optcoll_pmpi_impl optcoll_warnings)
+target_link_options(optcoll_pmpi PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map"
+                    "LINKER:--no-undefined")
+set_target_properties(optcoll_pmpi PROPERTIES LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map)
+
+if(OPTCOLL_BUILD_TESTS)
+  # The policy rules, without MPI processes.
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  add_executable(optcoll_pmpi_policy_tests tests/pmpi/test_policy.cpp)
+  target_link_libraries(optcoll_pmpi_policy_tests PRIVATE optcoll_pmpi_impl GTest::gtest_main optcoll_warnings)
+  gtest_discover_tests(optcoll_pmpi_policy_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "pmpi")
+
+  # The shapes of every MPI argument list, the MPI collective standing in for optcoll.
+  add_executable(optcoll_pmpi_shapes_tests tests/pmpi/mpi_shapes_test.cpp)
+  target_link_libraries(optcoll_pmpi_shapes_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
+  optcoll_add_mpi_test(mpi_pmpi_shapes optcoll_pmpi_shapes_tests NP 1 2 3 5 LABELS pmpi)
+
+  # The drop-in test: an unmodified MPI program (built against plain MPI
+  # only, and once more linked with liboptcoll_pmpi.so) with and without the
+  # library, every policy; see tests/pmpi/run_pmpi_test.sh. MPICH's native
+  # collectives crawl on an oversubscribed node (DEVELOPERS.md), hence fewer
+  # ranks there.
+  add_executable(optcoll_pmpi_plain tests/pmpi/plain_collectives.c)
+  target_link_libraries(optcoll_pmpi_plain PRIVATE MPI::MPI_C)
+  add_executable(optcoll_pmpi_linked tests/pmpi/plain_collectives.c)
+  target_link_libraries(optcoll_pmpi_linked PRIVATE optcoll_pmpi MPI::MPI_C)
+  foreach(t optcoll_pmpi_plain optcoll_pmpi_linked)
+    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
+  endforeach()
+  set(_optcoll_pmpi_nps 1 2 3 5 7 8)
+  if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
+    set(_optcoll_pmpi_nps 1 2 3 5)
+  endif()
+  foreach(np IN LISTS _optcoll_pmpi_nps)
+    add_test(NAME pmpi_dropin.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_plain>
+                     $<TARGET_FILE:optcoll_pmpi_linked>)
+    set_tests_properties(pmpi_dropin.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                        ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+  endforeach()
+  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
+                                 optcoll_pmpi_shapes_tests)
+endif()
+
+# optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the
+# engine of scripts/demo.sh).
+add_library(optcoll_pmpi_exercise STATIC src/pmpi/exercise.cpp)
+target_link_libraries(optcoll_pmpi_exercise PUBLIC optcoll_pmpi_impl PRIVATE optcoll_warnings)
+add_executable(optcoll_tune src/pmpi/tune_main.cpp)
+set_target_properties(optcoll_tune PROPERTIES OUTPUT_NAME optcoll-tune)
+target_link_libraries(optcoll_tune PRIVATE optcoll_pmpi_exercise fmt::fmt CLI11::CLI11 optcoll_warnings)

@@ -1,0 +1,86 @@
+// A rank's buffer for a copy collective (bcast, gather, scatter, allgather
+// and their v variants) as the bytes of its type signature.
+//
+// MPI only asks the ranks of a copy collective for matching type signatures:
+// the root may send one element of a derived type that the others receive
+// as 4 MPI_INT, or MPI_PACKED bytes. optcoll splits buffers into blocks by
+// element, which is only the same split at every rank if every rank passes
+// the same element type. So the PMPI layer hands optcoll bytes: the buffer
+// itself when the type is a named type without gaps (MPI_INT, MPI_BYTE, ...),
+// else a packed copy (MPI_Pack, type-map order; on the homogeneous machines
+// Open MPI and MPICH support, packed bytes are the elements' bytes, which the
+// tests check by mixing both forms in one call).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace optcoll::pmpi {
+
+// Type size in bytes, or -1 for an invalid or null datatype / negative count.
+std::int64_t payload_bytes(int count, MPI_Datatype type) noexcept;
+
+class ByteStream {
+ public:
+  // count elements of type at buf; bytes = payload_bytes(count, type) <= INT_MAX.
+  ByteStream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  ByteStream(const ByteStream&) = delete;
+  ByteStream& operator=(const ByteStream&) = delete;
+
+  void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
+  int size() const noexcept { return static_cast<int>(bytes_); }
+  bool direct() const noexcept { return direct_; }
+
+  // Copies the user's elements into data() (packs; nothing when direct).
+  void load(MPI_Comm comm);
+  // Copies data() back into the user's elements (unpacks; nothing when direct).
+  void store(MPI_Comm comm);
+
+ private:
+  const void* buf_;
+  int count_;
+  MPI_Datatype type_;
+  std::int64_t bytes_;
+  bool direct_ = false;
+  std::vector<std::byte> packed_;
+};
+
+// The p segments of a v collective's buffer (segment i: counts[i] elements
+// of type from displs[i] extents on) as bytes, segment i at byte
+// displacement byte_displs()[i]: the user's buffer for a named type without
+// padding (if every byte displacement fits an int), else a packed copy with
+// the segments back to back. The total must be at most INT_MAX bytes.
+class SegmentedBytes {
+ public:
+  SegmentedBytes(const void* buf, std::span<const int> counts, std::span<const int> displs, MPI_Datatype type);
+  SegmentedBytes(const SegmentedBytes&) = delete;
+  SegmentedBytes& operator=(const SegmentedBytes&) = delete;
+
+  void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
+  const int* byte_counts() const noexcept { return bytes_.data(); }
+  const int* byte_displs() const noexcept { return displs_.data(); }
+  std::int64_t total() const noexcept { return total_; }
+
+  // Packs segment i (nothing when direct).
+  void load(std::size_t i, MPI_Comm comm);
+  // Unpacks every segment (nothing when direct).
+  void store(MPI_Comm comm);
+
+ private:
+  const void* buf_;
+  std::span<const int> counts_;
+  std::span<const int> user_displs_;
+  MPI_Datatype type_;
+  MPI_Aint extent_ = 0;
+  bool direct_ = false;
+  std::int64_t total_ = 0;
+  std::vector<int> bytes_;   // per segment
+  std::vector<int> displs_;  // per segment, in data()
+  std::vector<std::byte> packed_;
+};
+
+}  // namespace optcoll::pmpi

@@ -1,0 +1,21 @@
+// make_exercise(): the exercise of each op of ops.def, by its shape
+// (exercise_shapes.hpp).
+#include "exercise.hpp"
+
+#include "exercise_shapes.hpp"
+#include "optcoll/optcoll.h"
+
+namespace optcoll::pmpi {
+
+std::unique_ptr<Exercise> make_exercise(Op op, MPI_Comm comm, std::int64_t bytes) {
+  switch (op) {
+#define OPTCOLL_PMPI_OP(Name, collective, shape) \
+  case Op::Name:                                 \
+    return std::make_unique<exercises::shape<&OPTCOLL_##Name, &PMPI_##Name>>(comm, bytes);
+#include "ops.def"
+#undef OPTCOLL_PMPI_OP
+  }
+  return nullptr;
+}
+
+}  // namespace optcoll::pmpi

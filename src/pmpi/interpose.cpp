@@ -1,0 +1,37 @@
+// liboptcoll_pmpi.so: MPI_<Name> for every operation of ops.def, plus
+// MPI_Init, MPI_Init_thread (rank 0's configuration, calibration) and
+// MPI_Finalize (the OPTCOLL_VERBOSE summary). Everything else of MPI, and
+// optcoll's own traffic (PMPI_* throughout src/mpi/), goes to the MPI
+// library underneath.
+#include <mpi.h>
+
+#include "optcoll/optcoll.h"
+#include "runtime.hpp"
+#include "shapes.hpp"
+#include "shapes_gather.hpp"
+#include "shapes_reduction.hpp"
+
+extern "C" int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) optcoll::pmpi::start();
+  return rc;
+}
+
+extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) optcoll::pmpi::start();
+  return rc;
+}
+
+extern "C" int MPI_Finalize() {
+  optcoll::pmpi::stop();
+  return PMPI_Finalize();
+}
+
+#define OPTCOLL_PMPI_OP(Name, collective, shape)                                                \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                       \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_##Name, &PMPI_##Name> \
+        OPTCOLL_PMPI_ARGS_##shape;                                                              \
+  }
+#include "ops.def"
+#undef OPTCOLL_PMPI_OP

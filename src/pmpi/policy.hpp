@@ -1,0 +1,75 @@
+// The selection policy of liboptcoll_pmpi.so: per collective, OPTCOLL_<OP>
+// = auto | optcoll | native | <algorithm name> (a name implies optcoll), the
+// tuning file (OPTCOLL_TUNING_FILE) and the alpha-beta model behind `auto`.
+// MPI-free, so that the rules can be tested without MPI.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/plan/plan.hpp"
+
+namespace optcoll::pmpi {
+
+enum class Mode : std::uint8_t {
+  automatic,  // auto: the tuning file, else the model decides per call
+  optcoll,    // always optcoll (where it can take the call)
+  native,     // always PMPI_*
+};
+
+// The policy keyword or algorithm name of OPTCOLL_<OP>: empty and "auto" are
+// automatic, "optcoll" and any other name (an algorithm) optcoll, "native"
+// native.
+Mode parse_mode(std::string_view value) noexcept;
+
+// Whether value is one of the policy keywords (not an algorithm name).
+bool is_policy_keyword(std::string_view value) noexcept;
+
+// Measured times of one call: what `optcoll-tune` writes, one per line,
+//     <collective> <p> <bytes> <native us> <optcoll us>
+// ('#' starts a comment). bytes: the call's total payload (see ops.def).
+struct TuningPoint {
+  plan::Collective op = plan::Collective::bcast;
+  std::int64_t p = 0;
+  std::int64_t bytes = 0;
+  double native_us = 0;
+  double optcoll_us = 0;
+};
+
+class Tuning {
+ public:
+  // Throws optcoll::Error (Errc::invalid_count) naming the line of the first
+  // malformed entry.
+  static Tuning parse(std::string_view text);
+  std::string format() const;
+
+  void add(const TuningPoint& t) { points_.push_back(t); }
+  std::span<const TuningPoint> points() const noexcept { return points_; }
+  bool covers(plan::Collective op) const noexcept;
+
+  // The measured winner nearest to (p, bytes): among the points of op, those
+  // of the p nearest on a log scale, of them the one whose bytes are nearest
+  // on a log scale (a smaller p or size on ties). True if optcoll was faster.
+  // Precondition: covers(op).
+  bool optcoll_wins(plan::Collective op, std::int64_t p, std::int64_t bytes) const noexcept;
+
+ private:
+  std::vector<TuningPoint> points_;
+};
+
+// Alpha-beta prices (seconds) of one call: optcoll's default algorithm, and
+// the best classic algorithm an MPI library would pick (the closed forms of
+// model/baselines.hpp), which stands for the native call.
+struct ModelTimes {
+  double optcoll = 0;
+  double native = 0;
+};
+ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, bool commutative,
+                       const model::AlphaBeta& ab);
+
+}  // namespace optcoll::pmpi

@@ -1,0 +1,252 @@
+// Configuration, routing and counters of liboptcoll_pmpi.so (runtime.hpp).
+#include "runtime.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/mpi/datatype.hpp"
+#include "optcoll/optcoll.hpp"
+
+namespace optcoll::pmpi {
+namespace {
+
+Config g_config;
+std::atomic<bool> g_started{false};
+std::atomic<bool> g_stopped{false};
+std::mutex g_start_mutex;
+std::array<std::array<std::atomic<std::int64_t>, kPaths>, kOps.size()> g_calls{};
+
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+// Rank 0's modes and verbosity, as bytes.
+void broadcast_modes(Config& c) {
+  std::array<std::uint8_t, plan::kCollectives + 1> wire{};
+  for (std::size_t i = 0; i < plan::kCollectives; ++i) wire[i] = static_cast<std::uint8_t>(c.mode[i]);
+  wire.back() = static_cast<std::uint8_t>(c.verbose);
+  mpi::check(PMPI_Bcast(wire.data(), static_cast<int>(wire.size()), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  for (std::size_t i = 0; i < plan::kCollectives; ++i) c.mode[i] = static_cast<Mode>(wire[i]);
+  c.verbose = wire.back();
+}
+
+// Rank 0 reads OPTCOLL_TUNING_FILE; every rank parses its text.
+Tuning broadcast_tuning(int rank) {
+  std::string text;
+  const char* path = env("OPTCOLL_TUNING_FILE");
+  if (rank == 0 && path != nullptr) {
+    std::ifstream in(path);
+    std::ostringstream all;
+    all << in.rdbuf();
+    if (!in)
+      std::fprintf(stderr, "optcoll: cannot read OPTCOLL_TUNING_FILE=%s; using the model\n", path);
+    else
+      text = all.str();
+  }
+  std::int64_t size = static_cast<std::int64_t>(text.size());
+  mpi::check(PMPI_Bcast(&size, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  text.resize(static_cast<std::size_t>(size));
+  if (size > 0) mpi::check(PMPI_Bcast(text.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  try {
+    return Tuning::parse(text);
+  } catch (const Error& e) {
+    if (rank == 0) std::fprintf(stderr, "optcoll: OPTCOLL_TUNING_FILE=%s: %s; using the model\n", path, e.what());
+    return {};
+  }
+}
+
+void count(Op op, Path path) noexcept {
+  g_calls[static_cast<std::size_t>(op)][static_cast<std::size_t>(path)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std::string& why) {
+  if (g_config.verbose < 2) return;
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  const std::string name(info(op).name);
+  if (bytes < 0)
+    std::fprintf(stderr, "optcoll: MPI_%s -> %s (%s)\n", name.c_str(), std::string(to_string(path)).c_str(),
+                 why.c_str());
+  else
+    std::fprintf(stderr, "optcoll: MPI_%s p=%d bytes=%lld -> %s (%s)\n", name.c_str(), p, static_cast<long long>(bytes),
+                 std::string(to_string(path)).c_str(), why.c_str());
+}
+
+// Without start() (MPI initialised by a path that bypassed MPI_Init /
+// MPI_Init_thread here): this process's own environment, no calibration.
+void lazy_start() {
+  std::lock_guard lock(g_start_mutex);
+  if (g_started.load()) return;
+  g_config = config_from_environment();
+  if (const char* path = env("OPTCOLL_TUNING_FILE")) {
+    std::ifstream in(path);
+    std::ostringstream all;
+    all << in.rdbuf();
+    try {
+      if (in) g_config.tuning = Tuning::parse(all.str());
+    } catch (const Error&) {
+      // Ignored as in start(), where rank 0 reports it.
+    }
+  }
+  g_started.store(true);
+}
+
+}  // namespace
+
+std::string_view to_string(Path p) noexcept {
+  switch (p) {
+    case Path::optcoll:
+      return "optcoll";
+    case Path::native:
+      return "native";
+    case Path::fallback:
+      return "fallback";
+  }
+  return "?";
+}
+
+Config config_from_environment() {
+  Config c;
+  for (std::size_t i = 0; i < plan::kCollectives; ++i) {
+    const std::string var = mpi::env_name(static_cast<plan::Collective>(i));
+    if (const char* v = env(var.c_str())) c.mode[i] = parse_mode(v);
+  }
+  if (const char* v = env("OPTCOLL_VERBOSE")) {
+    const std::string_view s(v);
+    if (s == "0" || s == "1" || s == "2")
+      c.verbose = s[0] - '0';
+    else
+      std::fprintf(stderr, "optcoll: ignoring OPTCOLL_VERBOSE=%s (expected 0, 1 or 2)\n", v);
+  }
+  return c;
+}
+
+void start() {
+  std::lock_guard lock(g_start_mutex);
+  Config c = config_from_environment();
+  int rank = 0;
+  int size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  try {
+    broadcast_modes(c);
+    c.tuning = broadcast_tuning(rank);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "optcoll: %s; every collective runs natively\n", e.what());
+    c.mode.fill(Mode::native);
+  }
+  g_config = std::move(c);
+  g_started.store(true);
+  // alpha and beta, measured now on MPI_COMM_WORLD if `auto` will need them
+  // (other communicators measure their own at their first such call).
+  bool needs_model = false;
+  for (const OpInfo& o : kOps) {
+    const auto i = static_cast<std::size_t>(o.collective);
+    needs_model = needs_model || (g_config.mode[i] == Mode::automatic && !g_config.tuning.covers(o.collective));
+  }
+  if (needs_model && size > 1) {
+    try {
+      mpi::block_model(mpi::comm_state(MPI_COMM_WORLD));
+    } catch (const Error& e) {
+      std::fprintf(stderr, "optcoll: calibration failed: %s\n", e.what());
+    }
+  }
+}
+
+void stop() {
+  if (!g_started.load() || g_stopped.exchange(true)) return;
+  if (g_config.verbose < 1) return;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) std::fprintf(stderr, "%s\n", summary(rank).c_str());
+}
+
+bool active() noexcept {
+  if (g_stopped.load(std::memory_order_relaxed)) return false;
+  if (g_started.load(std::memory_order_acquire)) return true;
+  int initialized = 0;
+  int finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  if (initialized == 0 || finalized != 0) return false;
+  try {
+    lazy_start();
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+const Config& config() noexcept {
+  return g_config;
+}
+
+std::int64_t calls(Op op, Path path) noexcept {
+  return g_calls[static_cast<std::size_t>(op)][static_cast<std::size_t>(path)].load();
+}
+
+std::string summary(int rank) {
+  std::string out = "optcoll: rank " + std::to_string(rank) + " calls:";
+  for (std::size_t i = 0; i < kOps.size(); ++i) {
+    out += i == 0 ? " MPI_" : "; MPI_";
+    out += kOps[i].name;
+    for (std::size_t p = 0; p < kPaths; ++p) {
+      out += ' ';
+      out += to_string(static_cast<Path>(p));
+      out += '=';
+      out += std::to_string(calls(static_cast<Op>(i), static_cast<Path>(p)));
+    }
+  }
+  return out;
+}
+
+Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative) {
+  const plan::Collective c = info(op).collective;
+  const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
+  Path path = Path::native;
+  std::string why;
+  if (mode == Mode::native) {
+    why = mpi::env_name(c) + "=native";
+  } else if (bytes == 0 || p == 1) {
+    why = "nothing to move";
+  } else if (mode == Mode::optcoll) {
+    path = Path::optcoll;
+    why = mpi::env_name(c);
+  } else if (bytes < 0) {
+    why = "auto: the payload is not known at every rank";
+  } else if (g_config.tuning.covers(c)) {
+    path = g_config.tuning.optcoll_wins(c, p, bytes) ? Path::optcoll : Path::native;
+    why = "tuning file";
+  } else {
+    try {
+      const model::AlphaBeta ab = mpi::block_model(mpi::comm_state(comm)).ab;
+      const ModelTimes t = model_times(c, p, bytes, commutative, ab);
+      path = t.optcoll < t.native ? Path::optcoll : Path::native;
+      if (g_config.verbose >= 2) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "model: optcoll %.1f us, native %.1f us", t.optcoll * 1e6, t.native * 1e6);
+        why = buf;
+      }
+    } catch (const Error& e) {
+      path = Path::fallback;
+      why = e.what();
+    }
+  }
+  count(op, path);
+  trace(op, comm, p, bytes, path, why);
+  return path;
+}
+
+Path fallback(Op op, MPI_Comm comm, const char* why) {
+  count(op, Path::fallback);
+  trace(op, comm, 0, -1, Path::fallback, why);  // (an intercommunicator: each group's rank 0)
+  return Path::fallback;
+}
+
+}  // namespace optcoll::pmpi

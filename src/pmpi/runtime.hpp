@@ -1,0 +1,72 @@
+// Process-wide state of liboptcoll_pmpi.so: the configuration (rank 0's
+// environment at MPI_Init), the per-call routing and the counters behind
+// OPTCOLL_VERBOSE.
+//
+// Every rank of a communicator must route a collective call the same way
+// (one rank in optcoll and another in PMPI_* would hang). So a route
+// depends only on what all ranks agree on: rank 0's configuration
+// (broadcast over MPI_COMM_WORLD at MPI_Init), the communicator (size,
+// inter or intra), the operation, the MPI_Op and the call's byte count (type
+// signatures match, so count x type size is equal at all ranks), and the
+// model's alpha and beta (measured on the communicator, maximum over ranks).
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "ops.hpp"
+#include "policy.hpp"
+
+namespace optcoll::pmpi {
+
+enum class Path : std::uint8_t {
+  optcoll,   // optcoll ran the call
+  native,    // PMPI_* by policy (native, or auto where optcoll does not win), or a trivial call
+  fallback,  // PMPI_* because optcoll cannot take the call (intercommunicator, unsupported arguments)
+};
+inline constexpr std::size_t kPaths = 3;
+std::string_view to_string(Path p) noexcept;
+
+struct Config {
+  std::array<Mode, plan::kCollectives> mode{};  // by plan::Collective
+  int verbose = 0;                              // OPTCOLL_VERBOSE
+  Tuning tuning;                                // OPTCOLL_TUNING_FILE
+};
+
+// This process's environment (no MPI). Malformed values: one line on stderr,
+// ignored.
+Config config_from_environment();
+
+// Collective over MPI_COMM_WORLD, right after PMPI_Init(_thread): takes
+// rank 0's configuration and tuning file, and measures alpha and beta on
+// MPI_COMM_WORLD when some operation is `auto` without tuning data.
+void start();
+// At MPI_Finalize, before PMPI_Finalize: the summary (OPTCOLL_VERBOSE >= 1).
+void stop();
+
+// Whether calls are routed (between start and stop; if MPI was initialised
+// without MPI_Init / MPI_Init_thread passing through here, the first call
+// starts with this process's own environment).
+bool active() noexcept;
+const Config& config() noexcept;
+
+// Call counts of this process, by op and path.
+std::int64_t calls(Op op, Path path) noexcept;
+// "optcoll: rank 0 calls: MPI_Bcast optcoll=3 native=1 fallback=0; ..."
+std::string summary(int rank);
+
+// The route of one call on an intracommunicator of size p (p >= 1) whose
+// arguments optcoll supports (else: Path::fallback, counted, by the
+// caller). bytes: the call's total payload, -1 if not every rank knows it
+// (gatherv, scatterv: then `auto` is native); commutative: of the MPI_Op
+// (true for copy collectives). Counts the call. Collective over comm when
+// `auto` needs alpha and beta measured (the first such call on comm).
+Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative);
+// Counts a call that went to PMPI_* because optcoll cannot take it.
+Path fallback(Op op, MPI_Comm comm, const char* why);
+
+}  // namespace optcoll::pmpi

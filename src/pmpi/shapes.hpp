@@ -1,0 +1,122 @@
+// The argument lists ("shapes") of the intercepted collectives: for each,
+// the parameter list, the argument list, and the adapter that checks a
+// call, routes it (runtime.hpp) and runs it in optcoll or PMPI_*.
+//
+// Every adapter starts the same way (Gate): not routed before MPI_Init or
+// after MPI_Finalize; PMPI_* for MPI_COMM_NULL, intercommunicators and any
+// argument optcoll does not take (counted as fallbacks; the native call
+// raises the MPI error, if any). Optcoll's own errors are raised through
+// the communicator's error handler by the OPTCOLL_* functions; errors of the
+// adapters themselves (packing, memory) by guarded().
+#pragma once
+
+#include <mpi.h>
+
+#include <climits>
+#include <new>
+
+#include "bytes.hpp"
+#include "optcoll/optcoll.hpp"
+#include "runtime.hpp"
+
+// clang-format off
+#define OPTCOLL_PMPI_PARAMS_bcast (void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_bcast (buffer, count, datatype, root, comm)
+#define OPTCOLL_PMPI_PARAMS_reduce \
+  (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_reduce (sendbuf, recvbuf, count, datatype, op, root, comm)
+// clang-format on
+
+namespace optcoll::pmpi::shapes {
+
+// What every call checks first.
+struct Gate {
+  bool active = false;        // route at all (else straight to PMPI_*, uncounted)
+  const char* bad = nullptr;  // why optcoll cannot take the call
+  int size = 1;
+  int rank = 0;
+
+  explicit Gate(MPI_Comm comm) noexcept {
+    active = pmpi::active();
+    if (!active) return;
+    int inter = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) {
+      bad = "invalid communicator";
+    } else if (inter != 0) {
+      bad = "intercommunicator";
+    } else {
+      PMPI_Comm_size(comm, &size);
+      PMPI_Comm_rank(comm, &rank);
+    }
+  }
+  void check_root(int root) noexcept {
+    if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";
+  }
+  // The payload of count elements of type (-1 and `bad` set when invalid).
+  std::int64_t payload(int count, MPI_Datatype type) noexcept {
+    const std::int64_t b = payload_bytes(count, type);
+    if (b < 0 && bad == nullptr) bad = "invalid count or datatype";
+    return b;
+  }
+  // Whether the call goes to optcoll; counts it either way.
+  bool optcoll(Op op, MPI_Comm comm, std::int64_t bytes, bool commutative) {
+    if (bad != nullptr) return fallback(op, comm, bad) == Path::optcoll;
+    return route(op, comm, size, bytes, commutative) == Path::optcoll;
+  }
+};
+
+// Runs f (returning an MPI code, already raised through comm's error
+// handler if it is an error); exceptions become MPI error codes raised
+// through comm's error handler.
+template <class F>
+int guarded(MPI_Comm comm, F&& f) noexcept {
+  int code = MPI_ERR_INTERN;
+  try {
+    return f();
+  } catch (const MpiError& e) {
+    code = e.mpi_code();
+  } catch (const std::bad_alloc&) {
+    code = MPI_ERR_NO_MEM;
+  } catch (...) {
+    code = MPI_ERR_INTERN;
+  }
+  PMPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+// MPI_Bcast. A copy collective: optcoll moves the signature's bytes
+// (ByteStream), so ranks may pass different datatypes with matching
+// signatures, as MPI allows.
+template <Op kOp, auto Optcoll, auto Native>
+int bcast OPTCOLL_PMPI_PARAMS_bcast {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_bcast;
+  g.check_root(root);
+  const std::int64_t bytes = g.payload(count, datatype);
+  if (g.bad == nullptr && bytes > INT_MAX) g.bad = "more than INT_MAX bytes";
+  if (!g.optcoll(kOp, comm, bytes, true)) return Native OPTCOLL_PMPI_ARGS_bcast;
+  return guarded(comm, [&] {
+    ByteStream data(buffer, count, datatype, bytes);
+    if (g.rank == root) data.load(comm);
+    const int rc = Optcoll(data.data(), data.size(), MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS && g.rank != root) data.store(comm);
+    return rc;
+  });
+}
+
+// MPI_Reduce. MPI requires the same count and datatype at every rank, which
+// is also optcoll's contract: the arguments go through unchanged.
+template <Op kOp, auto Optcoll, auto Native>
+int reduce OPTCOLL_PMPI_PARAMS_reduce {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce;
+  g.check_root(root);
+  const std::int64_t bytes = g.payload(count, datatype);
+  int commutative = 1;
+  if (g.bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
+    g.bad = "invalid MPI_Op";
+  if (!g.optcoll(kOp, comm, bytes, commutative != 0)) return Native OPTCOLL_PMPI_ARGS_reduce;
+  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce; });
+}
+
+}  // namespace optcoll::pmpi::shapes

@@ -1,0 +1,270 @@
+// Shapes of the copy collectives with one group per rank (shapes.hpp):
+// MPI_Allgather, MPI_Allgatherv, MPI_Gather, MPI_Gatherv, MPI_Scatter,
+// MPI_Scatterv. As for MPI_Bcast, optcoll gets bytes (ByteStream,
+// SegmentedBytes): send and receive types need only matching signatures.
+//
+// The route's payload is what every rank knows: p times the per-rank bytes
+// for the regular ones (each rank's send or receive side gives it); for
+// allgatherv the sum of recvcounts (the same array at every rank); for
+// gatherv and scatterv nothing (only the root sees all counts), so `auto`
+// leaves them native and a forced optcoll takes them whatever their size
+// (a rank whose bytes exceed INT_MAX then fails with MPI_ERR_COUNT).
+#pragma once
+
+#include <vector>
+
+#include "shapes.hpp"
+
+// clang-format off
+#define OPTCOLL_PMPI_PARAMS_allgather \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
+   MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_allgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define OPTCOLL_PMPI_PARAMS_allgatherv \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], \
+   const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_allgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
+#define OPTCOLL_PMPI_PARAMS_gather \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
+   int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_gather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define OPTCOLL_PMPI_PARAMS_gatherv \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], \
+   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_gatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm)
+#define OPTCOLL_PMPI_PARAMS_scatter \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
+   int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_scatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+#define OPTCOLL_PMPI_PARAMS_scatterv \
+  (const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, \
+   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
+// clang-format on
+
+namespace optcoll::pmpi::shapes {
+
+// p x per-rank bytes, with the INT_MAX limit of the byte counts.
+inline std::int64_t regular_total(Gate& g, std::int64_t per_rank) {
+  if (g.bad != nullptr) return -1;
+  const std::int64_t total = per_rank * g.size;
+  if (total > INT_MAX) g.bad = "more than INT_MAX bytes";
+  return total;
+}
+
+// A rank's own bytes in a v collective (forced optcoll only).
+inline int own_bytes(std::int64_t bytes) {
+  if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
+  return static_cast<int>(bytes);
+}
+
+template <Op kOp, auto Optcoll, auto Native>
+int allgather OPTCOLL_PMPI_PARAMS_allgather {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgather;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place) g.payload(sendcount, sendtype);
+  const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
+  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_allgather;
+  return guarded(comm, [&] {
+    const int per = static_cast<int>(total / g.size);
+    ByteStream recv(recvbuf, recvcount * g.size, recvtype, total);
+    int rc = MPI_SUCCESS;
+    if (in_place) {
+      recv.load(comm);  // this rank's group is in recvbuf
+      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+    } else {
+      ByteStream send(sendbuf, sendcount, sendtype, per);
+      send.load(comm);
+      rc = Optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+    }
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+template <Op kOp, auto Optcoll, auto Native>
+int allgatherv OPTCOLL_PMPI_PARAMS_allgatherv {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgatherv;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place) g.payload(sendcount, sendtype);
+  const std::int64_t one = g.payload(1, recvtype);
+  std::int64_t total = 0;
+  if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
+  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
+    if (recvcounts[i] < 0) g.bad = "negative count";
+    total += std::int64_t{recvcounts[i]} * one;
+  }
+  if (g.bad == nullptr && total > INT_MAX) g.bad = "more than INT_MAX bytes";
+  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_allgatherv;
+  return guarded(comm, [&] {
+    const auto p = static_cast<std::size_t>(g.size);
+    SegmentedBytes recv(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
+    const auto me = static_cast<std::size_t>(g.rank);
+    int rc = MPI_SUCCESS;
+    if (in_place) {
+      recv.load(me, comm);
+      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, comm);
+    } else {
+      ByteStream send(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
+      send.load(comm);
+      rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
+                   comm);
+    }
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+// MPI_Gather: recvbuf, recvcount and recvtype count at the root only; with
+// MPI_IN_PLACE (root) the root's group is already in place.
+template <Op kOp, auto Optcoll, auto Native>
+int gather OPTCOLL_PMPI_PARAMS_gather {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_gather;
+  g.check_root(root);
+  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+  std::int64_t per = -1;
+  if (!in_place) per = g.payload(sendcount, sendtype);
+  if (is_root) per = g.payload(recvcount, recvtype);
+  const std::int64_t total = regular_total(g, per);
+  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_gather;
+  return guarded(comm, [&] {
+    const int n = static_cast<int>(total / g.size);
+    if (!is_root) {
+      ByteStream send(sendbuf, sendcount, sendtype, n);
+      send.load(comm);
+      return Optcoll(send.data(), n, MPI_BYTE, nullptr, 0, MPI_BYTE, root, comm);
+    }
+    ByteStream recv(recvbuf, recvcount * g.size, recvtype, total);
+    int rc = MPI_SUCCESS;
+    if (in_place) {
+      recv.load(comm);
+      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    } else {
+      ByteStream send(sendbuf, sendcount, sendtype, n);
+      send.load(comm);
+      rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    }
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+template <Op kOp, auto Optcoll, auto Native>
+int gatherv OPTCOLL_PMPI_PARAMS_gatherv {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_gatherv;
+  g.check_root(root);
+  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+  if (!in_place) g.payload(sendcount, sendtype);
+  if (is_root) {
+    g.payload(1, recvtype);
+    if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
+    for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+      if (recvcounts[i] < 0) g.bad = "negative count";
+  }
+  // (A `bad` seen at the root only makes it alone take PMPI_*: an erroneous
+  // call, which the native call reports.)
+  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_gatherv;
+  return guarded(comm, [&] {
+    if (!is_root) {
+      const int n = own_bytes(payload_bytes(sendcount, sendtype));
+      ByteStream send(sendbuf, sendcount, sendtype, n);
+      send.load(comm);
+      return Optcoll(send.data(), n, MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, root, comm);
+    }
+    const auto p = static_cast<std::size_t>(g.size);
+    SegmentedBytes recv(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
+    own_bytes(recv.total());
+    int rc = MPI_SUCCESS;
+    if (in_place) {
+      recv.load(static_cast<std::size_t>(root), comm);
+      rc =
+          Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
+    } else {
+      const int n = own_bytes(payload_bytes(sendcount, sendtype));
+      ByteStream send(sendbuf, sendcount, sendtype, n);
+      send.load(comm);
+      rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
+    }
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+// MPI_Scatter: sendbuf, sendcount and sendtype count at the root only; with
+// recvbuf = MPI_IN_PLACE (root) the root keeps its group where it is.
+template <Op kOp, auto Optcoll, auto Native>
+int scatter OPTCOLL_PMPI_PARAMS_scatter {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatter;
+  g.check_root(root);
+  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+  std::int64_t per = -1;
+  if (!in_place) per = g.payload(recvcount, recvtype);
+  if (is_root) per = g.payload(sendcount, sendtype);
+  const std::int64_t total = regular_total(g, per);
+  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_scatter;
+  return guarded(comm, [&] {
+    const int n = static_cast<int>(total / g.size);
+    if (!is_root) {
+      ByteStream recv(recvbuf, recvcount, recvtype, n);
+      const int rc = Optcoll(nullptr, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      if (rc == MPI_SUCCESS) recv.store(comm);
+      return rc;
+    }
+    ByteStream send(sendbuf, sendcount * g.size, sendtype, total);
+    send.load(comm);
+    if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root, comm);
+    ByteStream recv(recvbuf, recvcount, recvtype, n);
+    const int rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+template <Op kOp, auto Optcoll, auto Native>
+int scatterv OPTCOLL_PMPI_PARAMS_scatterv {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatterv;
+  g.check_root(root);
+  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+  if (!in_place) g.payload(recvcount, recvtype);
+  if (is_root) {
+    g.payload(1, sendtype);
+    if (g.bad == nullptr && (sendcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
+    for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+      if (sendcounts[i] < 0) g.bad = "negative count";
+  }
+  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_scatterv;
+  return guarded(comm, [&] {
+    if (!is_root) {
+      const int n = own_bytes(payload_bytes(recvcount, recvtype));
+      ByteStream recv(recvbuf, recvcount, recvtype, n);
+      const int rc = Optcoll(nullptr, nullptr, nullptr, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      if (rc == MPI_SUCCESS) recv.store(comm);
+      return rc;
+    }
+    const auto p = static_cast<std::size_t>(g.size);
+    SegmentedBytes send(sendbuf, {sendcounts, p}, {displs, p}, sendtype);
+    own_bytes(send.total());
+    for (std::size_t i = 0; i < p; ++i) send.load(i, comm);
+    if (in_place)
+      return Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root,
+                     comm);
+    const int n = own_bytes(payload_bytes(recvcount, recvtype));
+    ByteStream recv(recvbuf, recvcount, recvtype, n);
+    const int rc =
+        Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS) recv.store(comm);
+    return rc;
+  });
+}
+
+}  // namespace optcoll::pmpi::shapes
