@@ -34,12 +34,12 @@ inline constexpr int kTag = 0x0c011;
 // Tuning read from the environment of rank 0 (a trivially copyable struct,
 // broadcast as bytes). Zero / empty means "not set".
 struct Settings {
-  double alpha = 0;               // OPTCOLL_ALPHA, seconds per round
-  double beta = 0;                // OPTCOLL_BETA, seconds per byte
-  std::int64_t block_bytes = 0;   // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
-  std::int64_t max_chunk = 0;     // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
-  std::int32_t wait = 0;          // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
-  std::int32_t spin = -1;         // OPTCOLL_POLL_SPIN: polls before sleeping
+  double alpha = 0;              // OPTCOLL_ALPHA, seconds per round
+  double beta = 0;               // OPTCOLL_BETA, seconds per byte
+  std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
+  std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
+  std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
+  std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
   // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
   std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
 
