@@ -3,7 +3,7 @@
 // same inputs, the results compared bitwise (holes of derived datatypes
 // included, and the send buffers, which must stay unchanged).
 //
-//   differential [--seed S] [--calls N] [--max-count C] [--only I] [--inject-fault I] [--slow SECONDS]
+//   differential [--seed S] [--calls N] [--max-count C] [--only I] [--inject-fault I] [--slow SECONDS] [--trace 1]
 //
 // Per call (all ranks draw the same numbers, see differential.hpp): the
 // collective, a communicator (MPI_COMM_WORLD, a dup, splits by parity, by
@@ -42,6 +42,7 @@ struct Args {
   std::int64_t only = -1;            // run just this call (the others are drawn, not run)
   std::int64_t inject = -1;          // corrupt optcoll's result of this call (self-test)
   double slow = 0;                   // rank 0 prints calls slower than this (seconds), 0: none
+  bool trace = false;                // rank 0 prints every call before running it
 };
 
 Args parse(int argc, char** argv) {
@@ -61,6 +62,8 @@ Args parse(int argc, char** argv) {
       a.inject = std::atoll(v);
     else if (k == "--slow")
       a.slow = std::atof(v);
+    else if (k == "--trace")
+      a.trace = std::atoi(v) != 0;
     else {
       std::fprintf(stderr, "differential: unknown option %s\n", k.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -197,6 +200,13 @@ int run(int argc, char** argv) {
     if (a.only >= 0 && i != a.only) continue;
     MPI_Comm_size(c.comm, &c.size);
     MPI_Comm_rank(c.comm, &c.rank);
+    if (a.trace && rank == 0) {
+      std::printf("differential: call %lld: %s comm=%s type=%s op=%s count=%lld root_draw=%llu in_place=%d api=%s\n",
+                  static_cast<long long>(i), colls[static_cast<std::size_t>(c.coll)].name, c.comm_name,
+                  c.type->name.c_str(), c.op->name.c_str(), static_cast<long long>(c.count),
+                  static_cast<unsigned long long>(c.root_draw), c.in_place ? 1 : 0, c.cpp_api ? "c++" : "c");
+      std::fflush(stdout);
+    }
     const auto start = std::chrono::steady_clock::now();
     colls[static_cast<std::size_t>(c.coll)].run(c, tally);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -230,6 +240,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int rc = optcoll::differential::run(argc, argv);
+  optcoll::differential::Catalog::release();
   MPI_Finalize();
   return rc;
 }

@@ -77,6 +77,8 @@ struct Catalog {
   int matrix_type = -1;  // index of the 2x2 matrix type
   static const Catalog& get();
   const TypeDesc* find(MPI_Datatype t) const;
+  // Frees the derived datatypes and user operators (before MPI_Finalize).
+  static void release();
 };
 
 bool op_applies(const OpDesc& op, const TypeDesc& t);

@@ -148,11 +148,22 @@ Catalog build() {
   return c;
 }
 
+Catalog& instance() {
+  static Catalog c = build();
+  return c;
+}
+
 }  // namespace
 
 const Catalog& Catalog::get() {
-  static const Catalog c = build();
-  return c;
+  return instance();
+}
+
+void Catalog::release() {
+  for (TypeDesc& t : instance().types)
+    if (!t.predefined) MPI_Type_free(&t.type);
+  for (OpDesc& o : instance().ops)
+    if (o.name == "user_sum" || o.name == "matrix_product") MPI_Op_free(&o.op);
 }
 
 const TypeDesc* Catalog::find(MPI_Datatype t) const {

@@ -136,7 +136,12 @@ void run_reduce(const Call& c, Tally& t) {
     reduce(sb, recv.data(), c.count, c.type->type, c.op->op, root, c.comm, o);
     return MPI_SUCCESS;
   });
-  const void* nsb = in_place ? MPI_IN_PLACE : native_send.data();
+  // The oracle never runs in place (a separate send buffer with the same
+  // data is equivalent): MPICH 4.0.2's MPI_Reduce with MPI_IN_PLACE at a
+  // root other than 0 dereferences MPI_IN_PLACE and crashes from a few KiB
+  // on (e.g. 4093 MPI_INT64_T at root 1 of 2 ranks; reproduced without
+  // optcoll).
+  const void* nsb = native_send.data();
   const bool bad =
       failed(c, t, what, rc, "optcoll") ||
       failed(c, t, what, MPI_Reduce(nsb, native_recv.data(), n, c.type->type, c.op->op, root, c.comm), "MPI_Reduce");
