@@ -13,6 +13,7 @@
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/model/distributions.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/allmerge.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 namespace optcoll::cli {
@@ -31,6 +32,7 @@ struct SimulateArgs {
   bool json = false;
   unsigned threads = 2;
   model::AlphaBeta ab;
+  double gamma = 1e-9;  // allmerge: seconds per key merged
   sim::LogGP loggp;
 };
 
@@ -98,7 +100,43 @@ std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, plan::Collectiv
   return out;
 }
 
+// allmerge: the three algorithms priced with growing runs (sim/allmerge.hpp);
+// m is the total size of all keys, spread over the ranks by --dist.
+int run_allmerge(const SimulateArgs& a) {
+  if (a.p < 1 || a.p > 65536) throw UsageError(fmt::format("allmerge: -p must be in [1, 65536], got {}", a.p));
+  if (a.elem_size < 1 || a.m < 0 || a.m % a.elem_size != 0)
+    throw UsageError(fmt::format("-m must be a non-negative multiple of --elem-size {}, got {}", a.elem_size, a.m));
+  if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0) || !(a.gamma >= 0))
+    throw UsageError("--alpha must be > 0, --beta and --gamma >= 0");
+  const auto dist = model::parse_distribution(a.dist);
+  if (!dist) throw UsageError(fmt::format("--dist must be regular, irregular, degenerate or spikes, got '{}'", a.dist));
+  const std::vector<std::int64_t> keys = model::distribute(*dist, a.p, a.m / a.elem_size, a.root);
+  nlohmann::ordered_json j;
+  j["op"] = "allmerge";
+  j["p"] = a.p;
+  j["m"] = a.m;
+  j["dist"] = a.dist;
+  bool ok = true;
+  if (!a.json)
+    fmt::print("allmerge p={} m={} B ({}, {} B keys), alpha={:.3g} beta={:.3g} gamma={:.3g}\n", a.p, a.m, a.dist,
+               a.elem_size, a.ab.alpha, a.ab.beta, a.gamma);
+  for (const char* alg : {"circulant", "bruck", "allgatherv"}) {
+    const sim::MergeCost c = sim::allmerge_cost(alg, keys, a.elem_size, a.ab, a.gamma);
+    ok = ok && c.complete;
+    if (a.json) {
+      j["algorithms"][alg] = {
+          {"rounds", c.rounds}, {"time", c.time}, {"max_sent_bytes", c.max_sent_bytes}, {"complete", c.complete}};
+    } else {
+      fmt::print("  {:<11} rounds={:<4} time={:.6g} s  max bytes sent by a rank={}{}\n", alg, c.rounds, c.time,
+                 c.max_sent_bytes, c.complete ? "" : "  INCOMPLETE");
+    }
+  }
+  if (a.json) fmt::print("{}\n", j.dump(2));
+  return ok ? 0 : 1;
+}
+
 int run_simulate(const SimulateArgs& a) {
+  if (a.op == "allmerge") return run_allmerge(a);
   const plan::Collective op = parse_op(a.op);
   if (a.p < 1 || a.p > schedule::kMaxP)
     throw UsageError(fmt::format("-p must be in [1, {}], got {}", schedule::kMaxP, a.p));
@@ -224,7 +262,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("simulate", "Run a collective's plan over p virtual ranks: data flow and cost");
   cmd->add_option("op", a->op, "Collective")
       ->required()
-      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce"}));
+      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce", "allmerge"}));
   cmd->add_option("--dist", a->dist,
                   "allgatherv/reduce_scatter: regular|irregular|degenerate|spikes (default regular)");
   cmd->add_option("-p", a->p, "Number of processes")->required();
@@ -237,6 +275,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                 "Reduce with a non-commutative operator (baselines are still priced as commutative)");
   cmd->add_option("--alpha", a->ab.alpha, "alpha-beta model: seconds per message (default 2e-6)");
   cmd->add_option("--beta", a->ab.beta, "alpha-beta model: seconds per byte (default 1e-10)");
+  cmd->add_option("--gamma", a->gamma, "allmerge: seconds per key merged (default 1e-9)");
   cmd->add_option("--L", a->loggp.L, "LogGP latency, seconds");
   cmd->add_option("--o", a->loggp.o, "LogGP overhead, seconds");
   cmd->add_option("--g", a->loggp.g, "LogGP gap, seconds");
