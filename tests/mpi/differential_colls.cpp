@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "differential_colls.hpp"
@@ -151,12 +152,200 @@ void run_reduce(const Call& c, Tally& t) {
   if (!in_place) compare(c, t, what, "sendbuf (must be unchanged)", send, original);
 }
 
+// Per-rank counts of the v-variants (all ranks compute the same): zeros,
+// equal and unequal parts, up to the call's count.
+std::vector<std::int64_t> counts_of(const Call& c) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(c.size));
+  const std::uint64_t kind = mix(c.blocks_draw, 7) % 4;
+  for (int g = 0; g < c.size; ++g) {
+    const std::uint64_t h = mix(mix(c.blocks_draw, 11), static_cast<std::uint64_t>(g));
+    v[static_cast<std::size_t>(g)] = kind == 0 ? c.count
+                                     : kind == 1
+                                         ? (h % 3 == 0 ? 0 : c.count)
+                                         : static_cast<std::int64_t>(h % static_cast<std::uint64_t>(c.count + 1));
+  }
+  return v;
+}
+
+std::vector<int> to_int(const std::vector<std::int64_t>& v) {
+  return {v.begin(), v.end()};
+}
+
+// Allgather and Allgatherv: recvbuf (holes and gaps included) must match.
+void run_allgather_common(const Call& c, Tally& t, bool v_variant) {
+  const Options o = options_of(c, plan::Collective::allgather);
+  const std::string what = describe(c, v_variant ? "allgatherv" : "allgather", c.cpp_api ? &o : nullptr);
+  const auto p = static_cast<std::size_t>(c.size);
+  std::vector<std::int64_t> counts(p, c.count);
+  std::vector<std::int64_t> displs(p);
+  if (v_variant) counts = counts_of(c);
+  // Displacements: packed in rank order, or in reverse order with gaps.
+  const bool reverse = v_variant && c.algorithm_draw % 3 == 0;
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < p; ++i) {
+    const std::size_t g = reverse ? p - 1 - i : i;
+    displs[g] = at;
+    at += counts[g] + (reverse ? 1 : 0);
+  }
+  const std::int64_t mine = counts[static_cast<std::size_t>(c.rank)];
+  Bytes send;
+  Bytes recv;
+  fill(send, *c.type, mine, c.seed, salt(c, 1, c.rank));
+  fill(recv, *c.type, at, c.seed, salt(c, 2, c.rank));
+  const bool in_place = c.in_place;
+  if (in_place)
+    std::copy(send.begin(), send.end(), recv.begin() + displs[static_cast<std::size_t>(c.rank)] * c.type->extent);
+  const Bytes original = send;
+  Bytes native = recv;
+  const void* sb = in_place ? MPI_IN_PLACE : send.data();
+  const std::vector<int> ci = to_int(counts);
+  const std::vector<int> di = to_int(displs);
+  const MPI_Datatype ty = c.type->type;
+  const auto n = static_cast<int>(mine);
+  const int rc = guarded([&] {
+    if (!c.cpp_api)
+      return v_variant ? OPTCOLL_Allgatherv(sb, n, ty, recv.data(), ci.data(), di.data(), ty, c.comm)
+                       : OPTCOLL_Allgather(sb, n, ty, recv.data(), n, ty, c.comm);
+    if (v_variant)
+      allgatherv(sb, mine, recv.data(), counts, displs, ty, c.comm, o);
+    else
+      allgather(sb, recv.data(), c.count, ty, c.comm, o);
+    return MPI_SUCCESS;
+  });
+  const int nrc = v_variant ? MPI_Allgatherv(sb == MPI_IN_PLACE ? MPI_IN_PLACE : original.data(), n, ty, native.data(),
+                                             ci.data(), di.data(), ty, c.comm)
+                            : MPI_Allgather(sb == MPI_IN_PLACE ? MPI_IN_PLACE : original.data(), n, ty, native.data(),
+                                            n, ty, c.comm);
+  const bool bad = failed(c, t, what, rc, "optcoll") || failed(c, t, what, nrc, "native");
+  corrupt(c, recv);
+  if (bad) return;
+  compare(c, t, what, "recvbuf", recv, native);
+  if (!in_place) compare(c, t, what, "sendbuf (must be unchanged)", send, original);
+}
+
+void run_allgather(const Call& c, Tally& t) {
+  run_allgather_common(c, t, false);
+}
+void run_allgatherv(const Call& c, Tally& t) {
+  run_allgather_common(c, t, true);
+}
+
+// Reduce_scatter_block, Reduce_scatter and Allreduce: the native oracle
+// always gets a separate send buffer (see run_reduce). With MPI_IN_PLACE
+// only the result part of recvbuf is defined afterwards.
+enum class Shape { block, v, all };
+
+void run_reduction(const Call& c, Tally& t, Shape shape) {
+  const plan::Collective which = shape == Shape::all ? plan::Collective::allreduce : plan::Collective::reduce_scatter;
+  const char* name = shape == Shape::block ? "reduce_scatter_block"
+                     : shape == Shape::v   ? "reduce_scatter"
+                                           : "allreduce";
+  const Options o = options_of(c, which);
+  const std::string what = describe(c, name, c.cpp_api ? &o : nullptr);
+  const auto p = static_cast<std::size_t>(c.size);
+  std::vector<std::int64_t> counts(p, c.count);
+  if (shape == Shape::v) counts = counts_of(c);
+  std::int64_t total = 0;
+  for (std::int64_t x : counts) total += x;
+  if (shape == Shape::all) total = c.count;
+  const std::int64_t result = shape == Shape::all ? c.count : counts[static_cast<std::size_t>(c.rank)];
+  const bool in_place = c.in_place;
+  Bytes send;
+  fill(send, *c.type, total, c.seed, salt(c, 1, c.rank));
+  Bytes recv;
+  fill(recv, *c.type, in_place ? total : result, c.seed, salt(c, 2, c.rank));
+  if (in_place) recv = send;
+  const Bytes original = send;
+  Bytes native;
+  fill(native, *c.type, result, c.seed, salt(c, 2, c.rank));
+  if (in_place) native.assign(send.begin(), send.begin() + result * c.type->extent);
+  const void* sb = in_place ? MPI_IN_PLACE : send.data();
+  const std::vector<int> ci = to_int(counts);
+  const MPI_Datatype ty = c.type->type;
+  const MPI_Op op = c.op->op;
+  const int rc = guarded([&] {
+    if (!c.cpp_api) {
+      if (shape == Shape::block)
+        return OPTCOLL_Reduce_scatter_block(sb, recv.data(), static_cast<int>(c.count), ty, op, c.comm);
+      if (shape == Shape::v) return OPTCOLL_Reduce_scatter(sb, recv.data(), ci.data(), ty, op, c.comm);
+      return OPTCOLL_Allreduce(sb, recv.data(), static_cast<int>(c.count), ty, op, c.comm);
+    }
+    if (shape == Shape::block)
+      reduce_scatter_block(sb, recv.data(), c.count, ty, op, c.comm, o);
+    else if (shape == Shape::v)
+      reduce_scatter(sb, recv.data(), counts, ty, op, c.comm, o);
+    else
+      allreduce(sb, recv.data(), c.count, ty, op, c.comm, o);
+    return MPI_SUCCESS;
+  });
+  Bytes native_send = original;
+  const int nrc =
+      shape == Shape::block
+          ? MPI_Reduce_scatter_block(native_send.data(), native.data(), static_cast<int>(c.count), ty, op, c.comm)
+      : shape == Shape::v ? MPI_Reduce_scatter(native_send.data(), native.data(), ci.data(), ty, op, c.comm)
+                          : MPI_Allreduce(native_send.data(), native.data(), static_cast<int>(c.count), ty, op, c.comm);
+  if (in_place) recv.resize(static_cast<std::size_t>(result * c.type->extent));
+  corrupt(c, recv);
+  if (failed(c, t, what, rc, "optcoll") || failed(c, t, what, nrc, "native")) return;
+  compare(c, t, what, "recvbuf", recv, native);
+  if (!in_place) compare(c, t, what, "sendbuf (must be unchanged)", send, original);
+}
+
+void run_reduce_scatter_block(const Call& c, Tally& t) {
+  run_reduction(c, t, Shape::block);
+}
+void run_reduce_scatter(const Call& c, Tally& t) {
+  run_reduction(c, t, Shape::v);
+}
+void run_allreduce(const Call& c, Tally& t) {
+  run_reduction(c, t, Shape::all);
+}
+
+// Allmerge of sorted int keys; the oracle gathers every rank's keys with
+// MPI_Allgatherv and sorts them.
+void run_allmerge(const Call& c, Tally& t) {
+  const std::string what = describe(c, "allmerge_int", nullptr);
+  const std::int64_t mine = counts_of(c)[static_cast<std::size_t>(c.rank)];
+  std::vector<int> keys(static_cast<std::size_t>(mine));
+  Rng r(mix(c.seed, salt(c, 3, c.rank)));
+  for (int& k : keys) k = static_cast<int>(r.below(2001)) - 1000;
+  std::sort(keys.begin(), keys.end());
+  std::vector<int> sizes(static_cast<std::size_t>(c.size));
+  const int n = static_cast<int>(mine);
+  MPI_Allgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, c.comm);
+  std::vector<int> displs(sizes.size());
+  int total = 0;
+  for (std::size_t g = 0; g < sizes.size(); ++g) displs[g] = std::exchange(total, total + sizes[g]);
+  std::vector<int> want(static_cast<std::size_t>(total));
+  MPI_Allgatherv(keys.data(), n, MPI_INT, want.data(), sizes.data(), displs.data(), MPI_INT, c.comm);
+  std::sort(want.begin(), want.end());
+  std::vector<int> got(static_cast<std::size_t>(total) + 3, -7);
+  int got_count = -1;
+  if (failed(c, t, what,
+             OPTCOLL_Allmerge_int(keys.data(), n, got.data(), static_cast<int>(got.size()), &got_count, c.comm),
+             "optcoll"))
+    return;
+  if (c.inject && !got.empty()) got[0] ^= 1;
+  if (got_count != total) {
+    report(c, t, what, "recvcount " + std::to_string(got_count) + ", expected " + std::to_string(total));
+    return;
+  }
+  got.resize(static_cast<std::size_t>(total));
+  if (got != want) report(c, t, what, "merged keys differ from the sorted MPI_Allgatherv");
+}
+
 }  // namespace
 
 const std::vector<Collective>& collectives() {
   static const std::vector<Collective> all{
       {"bcast", &run_bcast},
       {"reduce", &run_reduce},
+      {"allgather", &run_allgather},
+      {"allgatherv", &run_allgatherv},
+      {"reduce_scatter_block", &run_reduce_scatter_block},
+      {"reduce_scatter", &run_reduce_scatter},
+      {"allreduce", &run_allreduce},
+      {"allmerge", &run_allmerge},
   };
   return all;
 }

@@ -156,6 +156,78 @@ TEST(BadInput, Reduce) {
   expect_usable(comm);
 }
 
+TEST(BadInput, AllToAllCollectives) {
+  Comm comm;
+  const int p = world_size();
+  const int me = world_rank();
+  std::vector<int> in(static_cast<std::size_t>(4 * p), 1);
+  std::vector<int> out(static_cast<std::size_t>(4 * p), 0);
+  std::vector<float> fin(static_cast<std::size_t>(4 * p), 1.0F);
+  std::vector<float> fout(static_cast<std::size_t>(4 * p), 0.0F);
+  std::vector<int> counts(static_cast<std::size_t>(p), 2);
+  std::vector<int> displs(static_cast<std::size_t>(p));
+  for (int g = 0; g < p; ++g) displs[static_cast<std::size_t>(g)] = 2 * g;
+  std::vector<int> negative = counts;
+  negative[static_cast<std::size_t>(p - 1)] = -1;
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  const int lens[2] = {1, 1};
+  const MPI_Aint disps[2] = {0, 8};
+  const MPI_Datatype kinds[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Type_create_struct(2, lens, disps, kinds, &pair);
+  MPI_Type_commit(&pair);
+  std::vector<double> sin(static_cast<std::size_t>(4 * p), 1.0);
+  std::vector<double> sout(static_cast<std::size_t>(4 * p), 0.0);
+  int merged = 0;
+  g_raised = 0;
+  const std::vector<Case> cases{
+      {"allgather count -1", MPI_ERR_COUNT, OPTCOLL_Allgather(in.data(), -1, MPI_INT, out.data(), -1, MPI_INT, comm)},
+      {"allgather MPI_DATATYPE_NULL", MPI_ERR_TYPE,
+       OPTCOLL_Allgather(in.data(), 2, MPI_INT, out.data(), 2, MPI_DATATYPE_NULL, comm)},
+      {"allgather NULL recvbuf", MPI_ERR_BUFFER, OPTCOLL_Allgather(in.data(), 2, MPI_INT, nullptr, 2, MPI_INT, comm)},
+      {"allgather MPI_IN_PLACE recvbuf", MPI_ERR_BUFFER,
+       OPTCOLL_Allgather(in.data(), 2, MPI_INT, MPI_IN_PLACE, 2, MPI_INT, comm)},
+      {"allgather send 3 ints, receive 2", MPI_ERR_TRUNCATE,
+       OPTCOLL_Allgather(in.data(), 3, MPI_INT, out.data(), 2, MPI_INT, comm)},
+      {"allgatherv negative recvcount", MPI_ERR_COUNT,
+       OPTCOLL_Allgatherv(in.data(), 2, MPI_INT, out.data(), negative.data(), displs.data(), MPI_INT, comm)},
+      {"allgatherv sendcount != recvcounts[rank]", MPI_ERR_TRUNCATE,
+       OPTCOLL_Allgatherv(in.data(), 1, MPI_INT, out.data(), counts.data(), displs.data(), MPI_INT, comm)},
+      {"allgatherv NULL recvcounts", MPI_ERR_ARG,
+       OPTCOLL_Allgatherv(in.data(), 2, MPI_INT, out.data(), nullptr, displs.data(), MPI_INT, comm)},
+      {"reduce_scatter_block MPI_OP_NULL", MPI_ERR_OP,
+       OPTCOLL_Reduce_scatter_block(in.data(), out.data(), 2, MPI_INT, MPI_OP_NULL, comm)},
+      {"reduce_scatter_block MPI_BAND on float", MPI_ERR_OP,
+       OPTCOLL_Reduce_scatter_block(fin.data(), fout.data(), 2, MPI_FLOAT, MPI_BAND, comm)},
+      {"reduce_scatter_block NULL sendbuf", MPI_ERR_BUFFER,
+       OPTCOLL_Reduce_scatter_block(nullptr, out.data(), 2, MPI_INT, MPI_SUM, comm)},
+      {"reduce_scatter_block count -2", MPI_ERR_COUNT,
+       OPTCOLL_Reduce_scatter_block(in.data(), out.data(), -2, MPI_INT, MPI_SUM, comm)},
+      {"reduce_scatter negative recvcount", MPI_ERR_COUNT,
+       OPTCOLL_Reduce_scatter(in.data(), out.data(), negative.data(), MPI_INT, MPI_SUM, comm)},
+      {"reduce_scatter MPI_SUM on a struct", MPI_ERR_OP,
+       OPTCOLL_Reduce_scatter(sin.data(), sout.data(), counts.data(), pair, MPI_SUM, comm)},
+      {"reduce_scatter MPI_IN_PLACE recvbuf", MPI_ERR_BUFFER,
+       OPTCOLL_Reduce_scatter(in.data(), MPI_IN_PLACE, counts.data(), MPI_INT, MPI_SUM, comm)},
+      {"allreduce MPI_SUM on a struct", MPI_ERR_OP, OPTCOLL_Allreduce(sin.data(), sout.data(), 2, pair, MPI_SUM, comm)},
+      {"allreduce MPI_LAND on double", MPI_ERR_OP,
+       OPTCOLL_Allreduce(sin.data(), sout.data(), 2, MPI_DOUBLE, MPI_LAND, comm)},
+      {"allreduce MPI_REPLACE", MPI_ERR_OP, OPTCOLL_Allreduce(in.data(), out.data(), 2, MPI_INT, MPI_REPLACE, comm)},
+      {"allreduce MPI_IN_PLACE recvbuf", MPI_ERR_BUFFER,
+       OPTCOLL_Allreduce(in.data(), MPI_IN_PLACE, 2, MPI_INT, MPI_SUM, comm)},
+      {"allreduce NULL recvbuf", MPI_ERR_BUFFER, OPTCOLL_Allreduce(in.data(), nullptr, 2, MPI_INT, MPI_SUM, comm)},
+      {"allreduce count -1", MPI_ERR_COUNT, OPTCOLL_Allreduce(in.data(), out.data(), -1, MPI_INT, MPI_SUM, comm)},
+      {"allmerge negative sendcount", MPI_ERR_COUNT, OPTCOLL_Allmerge_int(in.data(), -1, out.data(), 4, &merged, comm)},
+  };
+  expect_classes(cases);
+  EXPECT_EQ(g_raised, static_cast<int>(cases.size()));
+  // Too small a receive buffer for the merged keys: every rank learns it
+  // after the collective (the union's size is not known before).
+  const int small = OPTCOLL_Allmerge_int(in.data(), 2, out.data(), 2 * p - 1, &merged, comm);
+  EXPECT_EQ(error_class(small), MPI_ERR_TRUNCATE) << "allmerge capacity too small at rank " << me;
+  MPI_Type_free(&pair);
+  expect_usable(comm);
+}
+
 // The C++ API: the same classes as MpiError, the handler not invoked; a
 // 64-bit count whose byte span overflows is MPI_ERR_COUNT.
 TEST(BadInput, CppExceptions) {
