@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, build with warnings as errors, all CTest
 # tests (the MPI tests under Open MPI, the default MPI), then the MPI tests
-# again under MPICH (scripts/test-mpich.sh, build dir ./build-mpich).
+# again under MPICH (scripts/test-mpich.sh, build dir ./build-mpich), then
+# the libFuzzer targets for FUZZ_SECONDS (default 20) each (scripts/fuzz.sh,
+# ./build-fuzz). OPTCOLL_SANITIZERS=1 adds scripts/test-sanitizers.sh
+# (./build-asan, about 15 more minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
 scripts/format.sh --check
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 scripts/test-mpich.sh
+FUZZ_SECONDS=${FUZZ_SECONDS:-20} scripts/fuzz.sh
+if [ "${OPTCOLL_SANITIZERS:-0}" = 1 ]; then scripts/test-sanitizers.sh; fi
