@@ -3,8 +3,8 @@
 # tests (the MPI tests under Open MPI, the default MPI), then the MPI tests
 # again under MPICH (scripts/test-mpich.sh, build dir ./build-mpich), then
 # the libFuzzer targets for FUZZ_SECONDS (default 20) each (scripts/fuzz.sh,
-# ./build-fuzz). OPTCOLL_SANITIZERS=1 adds scripts/test-sanitizers.sh
-# (./build-asan, about 15 more minutes on 2 cores).
+# ./build-fuzz), then ASan + UBSan (scripts/test-sanitizers.sh, ./build-asan,
+# about 10 minutes from scratch on 2 cores; OPTCOLL_SANITIZERS=0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
@@ -12,4 +12,4 @@ scripts/format.sh --check
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 scripts/test-mpich.sh
 FUZZ_SECONDS=${FUZZ_SECONDS:-20} scripts/fuzz.sh
-if [ "${OPTCOLL_SANITIZERS:-0}" = 1 ]; then scripts/test-sanitizers.sh; fi
+if [ "${OPTCOLL_SANITIZERS:-1}" = 1 ]; then scripts/test-sanitizers.sh; fi

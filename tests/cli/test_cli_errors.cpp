@@ -3,6 +3,7 @@
 // real binary.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -30,14 +31,18 @@ std::string slurp(const std::string& path) {
 
 Outcome run(const std::string& args) {
   const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/optcoll_cli_errors.out";
-  const std::string err = dir + "/optcoll_cli_errors.err";
+  // Per process: CTest runs the tests of this file in parallel.
+  const std::string stem = dir + "/optcoll_cli_errors." + std::to_string(getpid());
+  const std::string out = stem + ".out";
+  const std::string err = stem + ".err";
   const std::string cmd = std::string(OPTCOLL_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
   Outcome o;
   o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   o.out = slurp(out);
   o.err = slurp(err);
+  std::remove(out.c_str());
+  std::remove(err.c_str());
   return o;
 }
 
