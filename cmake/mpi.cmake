@@ -20,6 +20,7 @@ add_library(optcoll_mpi
   src/mpi/calibrate.cpp
   src/mpi/select.cpp
   src/mpi/validate.cpp
+  src/mpi/validate_op.cpp
   src/mpi/run_plan.cpp
   src/mpi/bcast.cpp
   src/mpi/reduce.cpp
@@ -65,20 +66,20 @@ if(OPTCOLL_MPI_FLAVOR STREQUAL "openmpi")
                            OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none)
 endif()
 
-# optcoll_add_mpi_test(<name> <target> NP <n>... [LABELS <l>...] [TIMEOUT <s>] [ENV <k=v>...])
+# optcoll_add_mpi_test(<name> <target> NP <n>... [LABELS <l>...] [TIMEOUT <s>] [ENV <k=v>...] [ARGS <a>...])
 # One CTest entry <name>.np<n> per rank count, running
 #   MPIEXEC_EXECUTABLE -n <n> MPIEXEC_PREFLAGS <target> MPIEXEC_POSTFLAGS.
 # MPI tests never run concurrently (RESOURCE_LOCK mpi): they oversubscribe
 # the machine on their own.
 function(optcoll_add_mpi_test name target)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "NP;LABELS;ENV" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "NP;LABELS;ENV;ARGS" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
   foreach(np IN LISTS ARG_NP)
     add_test(NAME ${name}.np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${target}>
-                     ${MPIEXEC_POSTFLAGS})
+                     ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
     set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT}
                                                     RESOURCE_LOCK mpi ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${ARG_ENV}")
   endforeach()

@@ -276,6 +276,9 @@ int run(const Args& a) {
   const bool tree_picture = a.what == "tree" || a.what == "sum" || a.what == "continuous";
   need(a.gantt.empty() || a.P <= 512, "--gantt is limited to P <= 512");
   need(a.svg.empty() || a.P <= (tree_picture ? 4096 : 512), "--svg is limited to P <= 4096 (trees) or 512 (timelines)");
+  // An unwritable picture path fails before anything is printed.
+  for (const std::string* path : {&a.svg, &a.gantt})
+    if (!path->empty()) need(std::ofstream(*path, std::ios::app).good(), fmt::format("cannot write {}", *path));
   if (a.what == "tree") return tree(a);
   if (a.what == "reach") return reach(a);
   if (a.what == "kitem") return kitem(a);

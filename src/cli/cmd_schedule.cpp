@@ -12,6 +12,8 @@
 namespace optcoll::cli {
 namespace {
 
+constexpr std::int64_t kMaxPrintP = std::int64_t{1} << 20;
+
 struct ScheduleArgs {
   std::int64_t p = 0;
   std::int64_t root = 0;
@@ -21,6 +23,11 @@ struct ScheduleArgs {
 int run_schedule(const ScheduleArgs& a) {
   using namespace optcoll::schedule;
   if (a.p < 1 || a.p > kMaxP) throw UsageError(fmt::format("-p must be in [1, {}], got {}", kMaxP, a.p));
+  // Every rank's row is printed (and, for the table, held): beyond 2^20
+  // ranks that is gigabytes; `verify --sample-ranks` checks larger p.
+  if (a.p > kMaxPrintP)
+    throw UsageError(
+        fmt::format("-p {} prints every rank: at most {} (use verify --sample-ranks for larger p)", a.p, kMaxPrintP));
   if (a.root < 0 || a.root >= a.p) throw UsageError(fmt::format("--root must be in [0, {}), got {}", a.p, a.root));
   const Circulant g(a.p);
   const auto q = static_cast<std::size_t>(g.q());

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -144,7 +145,12 @@ int run_simulate(const SimulateArgs& a) {
   if (a.m < 0 || a.m % a.elem_size != 0)
     throw UsageError(fmt::format("-m must be a non-negative multiple of --elem-size {}, got {}", a.elem_size, a.m));
   if (a.n < 0) throw UsageError(fmt::format("-n must be >= 1, got {}", a.n));
-  if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0)) throw UsageError("--alpha must be > 0 and --beta >= 0");
+  if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0) || !std::isfinite(a.ab.alpha) || !std::isfinite(a.ab.beta))
+    throw UsageError("--alpha must be finite and > 0, --beta finite and >= 0");
+  for (const double x : {a.loggp.L, a.loggp.o, a.loggp.g, a.loggp.G})
+    if (!(x >= 0) || !std::isfinite(x)) throw UsageError("--L, --o, --g and --G must be finite and >= 0");
+  if (a.threads < 1 || a.threads > 1024)
+    throw UsageError(fmt::format("--threads must be in [1, 1024], got {}", a.threads));
   const auto dist = model::parse_distribution(a.dist);
   if (!dist) throw UsageError(fmt::format("--dist must be regular, irregular, degenerate or spikes, got '{}'", a.dist));
   const bool groups = plan::has_rank_groups(op);
@@ -185,7 +191,7 @@ int run_simulate(const SimulateArgs& a) {
   opt.elem_size = a.elem_size;
   opt.alpha_beta = a.ab;
   opt.loggp = a.loggp;
-  opt.threads = std::max(1u, a.threads);
+  opt.threads = a.threads;
 
   const auto t0 = std::chrono::steady_clock::now();
   const sim::SimResult r = sim::simulate(setup.context(), alg->make, opt);

@@ -26,6 +26,8 @@ using trees::TableRow;
 
 // The DPs keep O(p^2) doubles and take O(p^3) steps.
 constexpr std::int64_t kMaxP = 5000;
+constexpr std::int64_t kMaxB = std::int64_t{1} << 36;
+constexpr std::int64_t kMaxRho = 1 << 12;
 
 struct TreesArgs {
   std::int64_t p = 2000;
@@ -85,7 +87,9 @@ nlohmann::json row_json(const TableRow& r) {
 
 int run_trees(const TreesArgs& a) {
   if (a.p < 1 || a.p > kMaxP) throw UsageError(fmt::format("-p must be in [1, {}] (the DPs take O(p^3) time)", kMaxP));
-  if (a.b < 0) throw UsageError("-b must be >= 0");
+  // Block sizes reach rho * b and sums p * rho * b: keep them far from 2^63.
+  if (a.b < 0 || a.b > kMaxB) throw UsageError(fmt::format("-b must be in [0, {}], got {}", kMaxB, a.b));
+  if (a.rho > kMaxRho) throw UsageError(fmt::format("--rho must be in [1, {}], got {}", kMaxRho, a.rho));
   if (a.rho < 1) throw UsageError("--rho must be >= 1");
   for (const double x : {a.alpha, a.beta, a.gamma})
     if (!std::isfinite(x) || x < 0) throw UsageError("--alpha, --beta and --gamma must be finite and >= 0");

@@ -20,6 +20,10 @@
 namespace optcoll::cli {
 namespace {
 
+// More worker threads than this is a typo, not a machine (and thread
+// creation would fail with an exception outside any handler).
+constexpr unsigned kMaxThreads = 1024;
+
 struct VerifyArgs {
   std::int64_t from = 1;
   std::int64_t to = 1;
@@ -35,6 +39,9 @@ int run_verify(const VerifyArgs& a) {
   if (a.from < 1 || a.to > kMaxP || a.from > a.to)
     throw UsageError(fmt::format("need 1 <= --from <= --to <= {}, got [{}, {}]", kMaxP, a.from, a.to));
   if (a.sample_ranks < 0) throw UsageError("--sample-ranks must be >= 0");
+  if (a.threads > kMaxThreads)
+    throw UsageError(fmt::format("--threads must be in [0, {}], got {}", kMaxThreads, a.threads));
+  if (a.simulate_max_p < 0) throw UsageError("--simulate-max-p must be >= 0");
   std::vector<rank_t> ps;
   if (a.pow2) {
     for (int k = 0; k <= 31; ++k)

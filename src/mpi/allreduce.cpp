@@ -19,7 +19,7 @@ namespace optcoll::mpi {
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     const Options& options) {
   const CallInfo c = check_call(comm, count, type, 0);
-  if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+  check_op(op, c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
   check_buffer(recvbuf, count, c.type, "recvbuf");

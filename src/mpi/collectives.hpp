@@ -23,12 +23,18 @@ struct CallInfo {
   int rank = 0;
   TypeInfo type;
   CommState* state = nullptr;  // the communicator's cache, if built already
+  bool named_type = true;      // a predefined datatype
 
   CommState& comm_state(MPI_Comm comm) const { return state != nullptr ? *state : mpi::comm_state(comm); }
 };
 CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
 
-// MPI_ERR_BUFFER for a NULL buffer that would be dereferenced.
+// MPI_ERR_OP for MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP, and a predefined
+// operator on a datatype it is not defined for (validate_op.cpp). Local.
+void check_op(MPI_Op op, const CallInfo& c);
+
+// MPI_ERR_BUFFER for a NULL buffer that would be dereferenced, and for
+// MPI_IN_PLACE where a real buffer is needed.
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);
 
 // Runs the chosen plan on working buffer base (element 0); init: the

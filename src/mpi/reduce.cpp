@@ -11,7 +11,7 @@ namespace optcoll::mpi {
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
                  MPI_Comm comm, const Options& options) {
   const CallInfo c = check_call(comm, count, type, root);
-  if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+  check_op(op, c);
   const bool is_root = c.rank == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");

@@ -19,7 +19,7 @@ namespace {
 void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::vector<plan::Segment> groups,
                         std::int64_t largest, std::int64_t total, MPI_Op op, MPI_Comm comm, const Options& options) {
   const bool regular = groups.empty();
-  if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+  check_op(op, c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const plan::Segment own =
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];

@@ -1,5 +1,6 @@
 // Argument checks at the MPI boundary, in MPI's error classes.
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "collectives.hpp"
@@ -49,7 +50,8 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
   int combiner = 0;
   if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
     throw MpiError(MPI_ERR_TYPE, "optcoll: invalid datatype");
-  if (combiner == MPI_COMBINER_NAMED) {
+  c.named_type = combiner == MPI_COMBINER_NAMED;
+  if (c.named_type) {
     c.type = named_type_info(type);
   } else {
     // MPI has no "is committed" query, but packing zero elements of an
@@ -62,6 +64,10 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
   }
   if (count > 1 && c.type.size > 0 && c.type.extent <= 0)
     throw MpiError(MPI_ERR_TYPE, "optcoll: datatypes with extent <= 0 are not supported");
+  // Byte offsets of the last element must fit in 64 bits (the C++ API's
+  // counts are 64-bit).
+  if (count > 0 && (c.type.extent > 0 ? count - 1 > (INT64_MAX - c.type.true_extent) / c.type.extent : false))
+    throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
   if (root < 0 || root >= c.size)
     throw MpiError(MPI_ERR_ROOT,
                    "optcoll: root " + std::to_string(root) + " outside [0, " + std::to_string(c.size) + ")");
@@ -73,6 +79,8 @@ void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, con
   // MPI_BOTTOM, which is NULL.
   if (buffer == nullptr && count > 0 && t.size > 0 && t.true_lb == 0)
     throw MpiError(MPI_ERR_BUFFER, std::string("optcoll: NULL ") + what + " with count > 0");
+  if (buffer == MPI_IN_PLACE)
+    throw MpiError(MPI_ERR_BUFFER, std::string("optcoll: MPI_IN_PLACE is not a valid ") + what);
 }
 
 }  // namespace optcoll::mpi

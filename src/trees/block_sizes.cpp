@@ -87,6 +87,13 @@ std::vector<std::int64_t> block_sizes(BlockDistribution d, rank_t p, std::int64_
                                       std::uint64_t seed) {
   if (p < 1) throw Error(Errc::invalid_p, "block sizes need p >= 1");
   if (b < 0 || rho < 1) throw Error(Errc::invalid_count, "block sizes need b >= 0 and rho >= 1");
+  // The formulas below form 2 b p, rho b and p b, and the trees sum up to p
+  // blocks of up to max(rho, 2) b: all of it must stay below 2^62.
+  // (In doubles: a threshold, exact enough, and no overflow of its own.)
+  const double widest =
+      static_cast<double>(b) * 2.0 * static_cast<double>(p) * static_cast<double>(std::max<std::int64_t>(rho, 2));
+  if (widest > 0x1p62)
+    throw Error(Errc::invalid_count, "block sizes: p * b * max(rho, 2) too large (sums would overflow)");
   std::vector<std::int64_t> m(static_cast<std::size_t>(p));
   Stream rng(seed);
   for (rank_t i = 0; i < p; ++i) {
