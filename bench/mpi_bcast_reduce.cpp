@@ -27,60 +27,14 @@
 #include <string>
 #include <vector>
 
+#include "mpi_timing.hpp"
 #include "optcoll/model/block_count.hpp"
 #include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-int g_batch = 1;  // calls per sample
-
-int batch_for(std::int64_t bytes) {
-  if (bytes <= (8 << 10)) return 32;
-  if (bytes <= (128 << 10)) return 8;
-  if (bytes <= (1 << 20)) return 2;
-  return 1;
-}
-
-// Time per call of a batch of g_batch calls after a barrier, maximum over
-// ranks.
-template <class F>
-double timed(F&& f) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = MPI_Wtime();
-  for (int i = 0; i < g_batch; ++i) f();
-  double t = (MPI_Wtime() - t0) / g_batch;
-  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return t;
-}
-
-int reps_for(std::int64_t bytes, int base) {
-  if (bytes <= (64 << 10)) return base;
-  if (bytes <= (1 << 20)) return std::max(base / 2, 9);
-  return std::max(base / 4, 7);
-}
-
-std::vector<std::int64_t> sizes(std::int64_t lo, std::int64_t hi) {
-  std::vector<std::int64_t> s;
-  for (std::int64_t b = lo; b <= hi; b *= 4) s.push_back(b);
-  if (s.empty() || s.back() != hi) s.push_back(hi);
-  return s;
-}
-
-std::string human(std::int64_t b) {
-  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
-  if (b >= (1 << 10) && b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
-  return fmt::format("{} B", b);
-}
+using namespace optcoll::bench;
 
 void native_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::string& which) {
   const int root = 0;

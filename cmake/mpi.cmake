@@ -32,6 +32,10 @@ add_library(optcoll_mpi
   src/mpi/gatherv_adaptive.cpp
   src/mpi/gatherv_two.cpp
   src/mpi/gatherv_persistent.cpp
+  src/mpi/allgather.cpp
+  src/mpi/reduce_scatter.cpp
+  src/mpi/allreduce.cpp
+  src/mpi/allmerge.cpp
   src/mpi/c_api.cpp
   src/mpi/cpp_api.cpp
 )
@@ -85,8 +89,8 @@ if(OPTCOLL_BUILD_TESTS)
 endif()
 
 if(OPTCOLL_BUILD_BENCH)
-  add_executable(mpi_bcast_reduce bench/mpi_bcast_reduce.cpp)
-  target_link_libraries(mpi_bcast_reduce PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
-  add_executable(mpi_gatherv bench/mpi_gatherv.cpp)
-  target_link_libraries(mpi_gatherv PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
+  foreach(b mpi_bcast_reduce mpi_collectives mpi_gatherv)
+    add_executable(${b} bench/${b}.cpp)
+    target_link_libraries(${b} PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
+  endforeach()
 endif()

@@ -1,5 +1,6 @@
 /* optcoll's C API: MPI collectives with exactly MPI's signatures, callable
- * from C and C++: round-optimal MPI_Bcast and MPI_Reduce (Träff 2024), and
+ * from C and C++: round-optimal MPI_Bcast, MPI_Reduce, MPI_Allgather(v),
+ * MPI_Reduce_scatter(_block) and MPI_Allreduce (Träff 2024, Lang 2025), and
  * tree-based MPI_Gather, MPI_Gatherv, MPI_Scatter, MPI_Scatterv with
  * persistent Gatherv / Scatterv (Träff 2018).
  *
@@ -8,28 +9,33 @@
  * comm or a null request), so MPI_ERRORS_RETURN programs see the code and
  * MPI_ERRORS_ARE_FATAL programs abort, as with the native calls. Error
  * classes: MPI_ERR_COMM (MPI_COMM_NULL, an intercommunicator), MPI_ERR_ROOT,
- * MPI_ERR_COUNT (a negative count), MPI_ERR_TYPE (MPI_DATATYPE_NULL, not
- * committed), MPI_ERR_OP (MPI_OP_NULL), MPI_ERR_BUFFER (NULL buffer that
- * would be used; MPI_IN_PLACE at a non-root), MPI_ERR_ARG (an unknown
- * OPTCOLL_BCAST / OPTCOLL_REDUCE algorithm name; missing counts or
- * displacements at the root), MPI_ERR_TRUNCATE (the root's own send and
- * receive signatures differ), MPI_ERR_REQUEST (starting an active or null
- * request, freeing an active one). Errors only the root can see (its counts)
- * are reported at the root only, as with the native calls.
+ * MPI_ERR_COUNT (a negative count, also in recvcounts / sendcounts),
+ * MPI_ERR_TYPE (MPI_DATATYPE_NULL, not committed), MPI_ERR_OP (MPI_OP_NULL),
+ * MPI_ERR_BUFFER (NULL buffer that would be used; MPI_IN_PLACE at a
+ * non-root), MPI_ERR_TRUNCATE (a rank's send and receive sizes differ),
+ * MPI_ERR_ARG (NULL recvcounts or displs; an unknown OPTCOLL_<OP> algorithm
+ * name), MPI_ERR_REQUEST (starting an active or null request, freeing an
+ * active one). Errors only the root of Gather(v) / Scatter(v) can see (its
+ * counts) are reported at the root only, as with the native calls.
  *
- * Bcast and Reduce: every rank must pass the same count and datatype
- * (matching type signatures alone are not enough): the data is split into
- * blocks by element. Gather(v) and Scatter(v) follow MPI exactly: the
- * counts are needed at the root only, sendtype and recvtype may differ when
- * the signatures match, displacements may come in any order (homogeneous
- * systems: packed data is taken to be the signature's bytes).
+ * Unlike the native calls, every rank must pass the same count and datatype
+ * on the side that is split into blocks (the buffer of Bcast, Reduce and
+ * Allreduce; the receive side of Allgather(v); recvcounts and datatype of
+ * Reduce_scatter(_block)): matching type signatures alone is not enough,
+ * the data is split into blocks by element. A rank's own send and receive
+ * datatypes may differ when their signatures match. Gather(v) and
+ * Scatter(v) follow MPI exactly: counts at the root only, the non-roots'
+ * types may differ from the root's when the signatures match, displacements
+ * in any order (homogeneous systems: packed data is taken to be the
+ * signature's bytes).
  *
  * The first call on a communicator that moves data duplicates it (all
  * optcoll traffic runs on the duplicate), measures the network's alpha and
- * beta there when a decision needs them, and caches both on comm; the cache
+ * beta there when a decision needs them and caches both on comm; the cache
  * is freed with comm. Tuning by environment, read at rank 0 when the cache is
- * built (see DEVELOPERS.md, "mpi/"): OPTCOLL_BCAST, OPTCOLL_REDUCE,
- * OPTCOLL_ALPHA, OPTCOLL_BETA, OPTCOLL_BLOCK_BYTES, OPTCOLL_WAIT. */
+ * built (see DEVELOPERS.md, "mpi/"): OPTCOLL_<OP> (OPTCOLL_BCAST,
+ * OPTCOLL_ALLREDUCE, ...), OPTCOLL_ALPHA, OPTCOLL_BETA, OPTCOLL_BLOCK_BYTES,
+ * OPTCOLL_WAIT. */
 #ifndef OPTCOLL_OPTCOLL_H
 #define OPTCOLL_OPTCOLL_H
 
@@ -96,6 +102,43 @@ int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int
 int OPTCOLL_Start(OPTCOLL_Request* request);
 int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status);
 int OPTCOLL_Request_free(OPTCOLL_Request* request);
+
+/* MPI_Allgather: rank g's sendcount elements of sendtype end in recvbuf at
+ * element g*recvcount (of recvtype) at every rank. sendbuf = MPI_IN_PLACE:
+ * the own part is already in recvbuf. Circulant (Träff 2024, Alg. 7). */
+int OPTCOLL_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm);
+
+/* MPI_Allgatherv: rank g's data ends at recvbuf + displs[g] elements, of
+ * length recvcounts[g], at every rank. Displacements in any order. */
+int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+
+/* MPI_Reduce_scatter_block: rank g receives elements [g*recvcount,
+ * (g+1)*recvcount) of the element-wise combination of all ranks' sendbuf.
+ * sendbuf = MPI_IN_PLACE: the input is recvbuf (p*recvcount elements). */
+int OPTCOLL_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm);
+
+/* MPI_Reduce_scatter: as Reduce_scatter_block, rank g's part recvcounts[g]
+ * elements long, the parts adjacent in rank order. */
+int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm);
+
+/* MPI_Allreduce: every rank ends with the element-wise combination of all
+ * ranks' sendbuf (in rank order for a non-commutative op). */
+int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* Merge all-reduction (Lang 2025): sendbuf holds sendcount keys sorted in
+ * ascending order; every rank receives the sorted union of all ranks' keys
+ * (duplicates kept) in recvbuf, which has room for `capacity` keys, and its
+ * length in *recvcount. MPI_ERR_TRUNCATE (after the collective completed)
+ * when the union does not fit. */
+int OPTCOLL_Allmerge_int(const int* sendbuf, int sendcount, int* recvbuf, int capacity, int* recvcount, MPI_Comm comm);
+int OPTCOLL_Allmerge_long_long(const long long* sendbuf, int sendcount, long long* recvbuf, int capacity,
+                               int* recvcount, MPI_Comm comm);
+int OPTCOLL_Allmerge_double(const double* sendbuf, int sendcount, double* recvbuf, int capacity, int* recvcount,
+                            MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-// optcoll's C++ API: round-optimal Bcast and Reduce over MPI (Träff 2024).
+// optcoll's C++ API: round-optimal Bcast, Reduce, Allgather(v),
+// Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025).
 //
 // The same collectives as <optcoll/optcoll.h>, with 64-bit element counts
 // (messages are chunked internally, so counts above 2^31-1 work), typed
@@ -11,11 +12,17 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "optcoll/error.hpp"
 
@@ -108,6 +115,33 @@ Request gatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype s
 Request scatterv_init(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                       std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
                       std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+// MPI_Allgather of count elements per rank: rank g's sendbuf ends in
+// recvbuf[g*count, (g+1)*count) at every rank. sendbuf may be MPI_IN_PLACE
+// (the own part is already in recvbuf).
+void allgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+               const Options& options = {});
+
+// MPI_Allgatherv: rank g's sendcount elements end at recvbuf + displs[g]
+// (in elements of type) at every rank; recvcounts[g] must equal rank g's
+// sendcount. recvcounts and displs: one entry per rank, equal everywhere.
+void allgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                std::span<const std::int64_t> displs, MPI_Datatype type, MPI_Comm comm, const Options& options = {});
+
+// MPI_Reduce_scatter_block: the p*recvcount-element vectors of all ranks are
+// combined element by element; rank g receives elements
+// [g*recvcount, (g+1)*recvcount) of the result. sendbuf may be MPI_IN_PLACE
+// (the input is then recvbuf, p*recvcount elements).
+void reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm, const Options& options = {});
+
+// MPI_Reduce_scatter: as reduce_scatter_block with rank g's part
+// recvcounts[g] elements long, parts adjacent in rank order.
+void reduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts, MPI_Datatype type,
+                    MPI_Op op, MPI_Comm comm, const Options& options = {});
+
+// MPI_Allreduce; sendbuf may be MPI_IN_PLACE.
+void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+               const Options& options = {});
 
 namespace detail {
 template <class T, class... Us>
@@ -121,6 +155,30 @@ inline constexpr bool has_mpi_type =
 // send == recv at the root to MPI_IN_PLACE.
 void reduce_span(const void* send, std::size_t send_size, void* recv, std::size_t recv_size, MPI_Datatype type,
                  MPI_Op op, int root, MPI_Comm comm, const Options& options);
+// Merges a sorted run of na keys at a with nb at b into out (na + nb keys),
+// stably; ctx: the comparator.
+using MergeFn = void (*)(const std::byte* a, std::int64_t na, const std::byte* b, std::int64_t nb, std::byte* out,
+                         const void* ctx);
+std::vector<std::byte> allmerge_bytes(std::span<const std::byte> mine, std::int64_t key_bytes, MergeFn merge,
+                                      const void* ctx, MPI_Comm comm, std::string_view algorithm);
+template <class T, class Compare>
+void merge_keys(const std::byte* a, std::int64_t na, const std::byte* b, std::int64_t nb, std::byte* out,
+                const void* ctx) {
+  // The buffers hold whole keys but need not be aligned for T: copy through
+  // properly typed storage.
+  std::vector<T> x(static_cast<std::size_t>(na));
+  std::vector<T> y(static_cast<std::size_t>(nb));
+  std::vector<T> z(static_cast<std::size_t>(na + nb));
+  if (na > 0) std::memcpy(x.data(), a, static_cast<std::size_t>(na) * sizeof(T));
+  if (nb > 0) std::memcpy(y.data(), b, static_cast<std::size_t>(nb) * sizeof(T));
+  std::merge(x.begin(), x.end(), y.begin(), y.end(), z.begin(), *static_cast<const Compare*>(ctx));
+  if (!z.empty()) std::memcpy(out, z.data(), z.size() * sizeof(T));
+}
+// Checks recv_size >= send_size * factor (factor: the communicator's size
+// when by_comm_size) and maps send == this rank's part of recv to
+// MPI_IN_PLACE.
+const void* span_send(const void* send, std::size_t send_size, const void* recv, std::size_t recv_size,
+                      std::size_t elem_bytes, bool by_comm_size, MPI_Comm comm, const char* what);
 }  // namespace detail
 
 // Arithmetic types with a predefined MPI datatype.
@@ -175,6 +233,48 @@ template <MpiArithmetic T>
 void reduce(std::span<const T> send, std::span<T> recv, MPI_Op op, int root, MPI_Comm comm,
             const Options& options = {}) {
   detail::reduce_span(send.data(), send.size(), recv.data(), recv.size(), mpi_type<T>(), op, root, comm, options);
+}
+
+// Allreduce of send.size() elements into recv (recv.size() >= send.size(),
+// MPI_ERR_BUFFER otherwise); send and recv may be the same span (in place).
+template <MpiArithmetic T>
+void allreduce(std::span<const T> send, std::span<T> recv, MPI_Op op, MPI_Comm comm, const Options& options = {}) {
+  const void* s =
+      detail::span_send(send.data(), send.size(), recv.data(), recv.size(), sizeof(T), false, comm, "allreduce");
+  allreduce(s, recv.data(), static_cast<std::int64_t>(send.size()), mpi_type<T>(), op, comm, options);
+}
+
+// In-place allreduce of data.
+template <MpiArithmetic T>
+void allreduce(std::span<T> data, MPI_Op op, MPI_Comm comm, const Options& options = {}) {
+  allreduce(MPI_IN_PLACE, data.data(), static_cast<std::int64_t>(data.size()), mpi_type<T>(), op, comm, options);
+}
+
+// Allgather of send.size() elements per rank into recv (recv.size() >=
+// p * send.size()); send may be recv's own part (in place).
+template <MpiArithmetic T>
+void allgather(std::span<const T> send, std::span<T> recv, MPI_Comm comm, const Options& options = {}) {
+  const void* s =
+      detail::span_send(send.data(), send.size(), recv.data(), recv.size(), sizeof(T), true, comm, "allgather");
+  allgather(s, recv.data(), static_cast<std::int64_t>(send.size()), mpi_type<T>(), comm, options);
+}
+
+// Merge all-reduction (Lang 2025): mine is sorted by cmp (any length,
+// also 0); returns the sorted union of every rank's keys, duplicates kept,
+// equal at all ranks (keys that compare equal but differ in their bytes may
+// be ordered differently on different ranks). algorithm: "circulant"
+// (default; Lang's Algorithm 2, ceil(log2 p) rounds), "bruck" (Algorithm 1,
+// the partial buffer for non-powers of two) or "allgatherv" (gather all, then
+// a pairwise merge tree). Time O(log p alpha + (p-1) m beta + p m merge) for
+// m keys per rank.
+template <class T, class Compare = std::less<T>>
+requires std::is_trivially_copyable_v<T> std::vector<T> allmerge(std::span<const T> mine, MPI_Comm comm,
+                                                                 Compare cmp = {}, std::string_view algorithm = {}) {
+  const std::vector<std::byte> all = detail::allmerge_bytes(std::as_bytes(mine), static_cast<std::int64_t>(sizeof(T)),
+                                                            &detail::merge_keys<T, Compare>, &cmp, comm, algorithm);
+  std::vector<T> out(all.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), all.data(), all.size());
+  return out;
 }
 
 }  // namespace optcoll

@@ -1,8 +1,12 @@
 // The C API (optcoll/optcoll.h): MPI error codes, raised through the
 // communicator's error handler.
+#include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "collectives.hpp"
@@ -63,6 +67,15 @@ Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm
   out.counts.assign(counts, counts + c.size);
   out.displs.assign(displs, displs + c.size);
   return out;
+}
+
+// MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
+std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what) {
+  if (v == nullptr) throw MpiError(MPI_ERR_ARG, std::string("optcoll: ") + what + " is NULL");
+  int p = 0;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS)
+    throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
+  return std::vector<std::int64_t>(v, v + p);
 }
 
 }  // namespace
@@ -174,4 +187,76 @@ extern "C" int OPTCOLL_Request_free(OPTCOLL_Request* request) {
     std::unique_ptr<OPTCOLL_Request_s> gone(*request);
     *request = OPTCOLL_REQUEST_NULL;
   });
+}
+
+extern "C" int OPTCOLL_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+  });
+}
+
+extern "C" int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    using optcoll::mpi::widen;
+    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, widen(recvcounts, comm, "recvcounts"),
+                                  widen(displs, comm, "displs"), recvtype, comm, {});
+  });
+}
+
+extern "C" int OPTCOLL_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                                            MPI_Op op, MPI_Comm comm) {
+  return optcoll::mpi::guarded(
+      comm, [&] { optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {}); });
+}
+
+extern "C" int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
+                                      op, comm, {});
+  });
+}
+
+extern "C" int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm,
+                               [&] { optcoll::mpi::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, {}); });
+}
+
+// OPTCOLL_Allmerge_<type>: the sorted union into a caller buffer of
+// `capacity` keys; *recvcount is the union's length (MPI_ERR_TRUNCATE when
+// it does not fit).
+namespace {
+
+template <class T>
+int allmerge_c(const T* sendbuf, int sendcount, T* recvbuf, int capacity, int* recvcount, MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    if (sendcount < 0 || capacity < 0) throw optcoll::MpiError(MPI_ERR_COUNT, "optcoll: negative count");
+    if ((sendbuf == nullptr && sendcount > 0) || recvcount == nullptr)
+      throw optcoll::MpiError(MPI_ERR_BUFFER, "optcoll: NULL buffer");
+    const std::vector<T> all =
+        optcoll::allmerge(std::span<const T>(sendbuf, static_cast<std::size_t>(sendcount)), comm);
+    *recvcount = static_cast<int>(std::min<std::size_t>(all.size(), INT_MAX));
+    if (all.size() > static_cast<std::size_t>(capacity) || (recvbuf == nullptr && !all.empty()))
+      throw optcoll::MpiError(MPI_ERR_TRUNCATE, "optcoll: allmerge result (" + std::to_string(all.size()) +
+                                                    " keys) exceeds recvbuf's capacity");
+    std::copy(all.begin(), all.end(), recvbuf);
+  });
+}
+
+}  // namespace
+
+extern "C" int OPTCOLL_Allmerge_int(const int* sendbuf, int sendcount, int* recvbuf, int capacity, int* recvcount,
+                                    MPI_Comm comm) {
+  return allmerge_c(sendbuf, sendcount, recvbuf, capacity, recvcount, comm);
+}
+extern "C" int OPTCOLL_Allmerge_long_long(const long long* sendbuf, int sendcount, long long* recvbuf, int capacity,
+                                          int* recvcount, MPI_Comm comm) {
+  return allmerge_c(sendbuf, sendcount, recvbuf, capacity, recvcount, comm);
+}
+extern "C" int OPTCOLL_Allmerge_double(const double* sendbuf, int sendcount, double* recvbuf, int capacity,
+                                       int* recvcount, MPI_Comm comm) {
+  return allmerge_c(sendbuf, sendcount, recvbuf, capacity, recvcount, comm);
 }

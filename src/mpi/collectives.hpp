@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
+#include <vector>
 
 #include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/mpi/datatype.hpp"
@@ -40,6 +42,17 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
                  MPI_Comm comm, const Options& options);
+void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                               MPI_Comm comm, const Options& options);
+void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options);
+void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    const Options& options);
 
 // Gather and scatter (gather.cpp, scatter.cpp, gatherv.cpp, scatterv.cpp):
 // MPI's semantics with 64-bit counts; the v-variants' arrays are read at

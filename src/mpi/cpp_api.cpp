@@ -40,7 +40,45 @@ void scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std
   mpi::scatterv_impl(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
 }
 
+void allgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+               const Options& options) {
+  mpi::allgather_impl(sendbuf, count, type, recvbuf, count, type, comm, options);
+}
+
+void allgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                std::span<const std::int64_t> displs, MPI_Datatype type, MPI_Comm comm, const Options& options) {
+  mpi::allgatherv_impl(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
+}
+
+void reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                          MPI_Comm comm, const Options& options) {
+  mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, type, op, comm, options);
+}
+
+void reduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts, MPI_Datatype type,
+                    MPI_Op op, MPI_Comm comm, const Options& options) {
+  mpi::reduce_scatter_impl(sendbuf, recvbuf, recvcounts, type, op, comm, options);
+}
+
+void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+               const Options& options) {
+  mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options);
+}
+
 namespace detail {
+
+const void* span_send(const void* send, std::size_t send_size, const void* recv, std::size_t recv_size,
+                      std::size_t elem_bytes, bool by_comm_size, MPI_Comm comm, const char* what) {
+  const mpi::CallInfo c = mpi::check_call(comm, static_cast<std::int64_t>(send_size), MPI_BYTE, 0);
+  const std::size_t factor = by_comm_size ? static_cast<std::size_t>(c.size) : 1;
+  if (recv_size < send_size * factor)
+    throw MpiError(MPI_ERR_BUFFER, std::string("optcoll::") + what + ": the receive span is too short");
+  if (send_size == 0) return send;
+  // In place: send is recv (allreduce) or this rank's part of recv (allgather).
+  const std::size_t own = by_comm_size ? static_cast<std::size_t>(c.rank) * send_size * elem_bytes : 0;
+  if (send == static_cast<const char*>(recv) + own) return MPI_IN_PLACE;
+  return send;
+}
 
 void reduce_span(const void* send, std::size_t send_size, void* recv, std::size_t recv_size, MPI_Datatype type,
                  MPI_Op op, int root, MPI_Comm comm, const Options& options) {

@@ -79,4 +79,21 @@ void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInf
   }
 }
 
+void copy_typed(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t rcount,
+                const TypeInfo& rt, MPI_Comm comm, ByteBuffer& tmp) {
+  if (scount * st.size != rcount * rt.size)
+    throw MpiError(MPI_ERR_TRUNCATE, "optcoll: send and receive sizes differ (" + std::to_string(scount * st.size) +
+                                         " and " + std::to_string(rcount * rt.size) + " bytes)");
+  if (st.type == rt.type && scount == rcount) {
+    copy_elements(src, dst, scount, st, chunk_elements(st, INT_MAX), comm, tmp);
+    return;
+  }
+  if (scount * st.size == 0) return;
+  if (scount > INT_MAX || rcount > INT_MAX)
+    throw MpiError(MPI_ERR_COUNT, "optcoll: differing send and receive datatypes need counts below 2^31");
+  check(PMPI_Sendrecv(src, static_cast<int>(scount), st.type, 0, 0, dst, static_cast<int>(rcount), rt.type, 0, 0, comm,
+                      MPI_STATUS_IGNORE),
+        "MPI_Sendrecv (local copy)");
+}
+
 }  // namespace optcoll::mpi

@@ -293,6 +293,10 @@ void MpiExecutor::local(const plan::LocalOp& op) {
 void MpiExecutor::wait() {
   wait_all(requests_, cfg_.wait, cfg_.spin);
   requests_.clear();
+  // A round may send a block and combine into it (the dissemination
+  // allreduce sends W and receives into W): the send, posted after the
+  // receive and deferred, must finish before finish_recv() writes.
+  if (in_.form != Form::none && !deferred_.empty()) complete_deferred(in_.segs, false);
   if (in_.form != Form::none) finish_recv();
   for (const plan::LocalOp& op : locals_) apply_local(op);
   locals_.clear();

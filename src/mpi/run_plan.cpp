@@ -21,18 +21,20 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
               const void* init, bool complete, const plan::BlockLayout* layout) {
   const auto slot = static_cast<std::size_t>(spec.op);
   CommState::CachedPlan& cached = s.plans[slot];
-  std::unique_ptr<plan::BlockLayout>& kept = s.layouts[slot];
-  const bool same_layout = layout == nullptr ? kept == nullptr : (kept != nullptr && *kept == *layout);
+  CommState::CachedLayout& kept = s.layouts[slot];
+  // A default layout is a function of the spec, compared with it; a
+  // caller's layout is compared group by group (O(p), like its arguments).
+  const bool same_layout = layout == nullptr ? !kept.from_caller : (kept.from_caller && *kept.layout == *layout);
   if (cached.plan == nullptr || cached.algorithm != choice.algorithm || !same(cached.spec, spec) || !same_layout) {
     cached.plan.reset();
     plan::PlanContext ctx{spec, &s.graph};
-    if (layout != nullptr) {
-      kept = std::make_unique<plan::BlockLayout>(*layout);
+    kept.layout.reset();
+    kept.from_caller = layout != nullptr;
+    if (plan::has_rank_groups(spec.op)) {
+      kept.layout = std::make_unique<plan::BlockLayout>(layout != nullptr ? *layout : plan::default_layout(spec));
       if (s.all_roots == nullptr) s.all_roots = std::make_unique<schedule::AllRootsSchedule>(s.graph);
-      ctx.layout = kept.get();
+      ctx.layout = kept.layout.get();
       ctx.all_roots = s.all_roots.get();
-    } else {
-      kept.reset();
     }
     cached.plan = choice.algorithm->make(ctx, s.rank);
     cached.algorithm = choice.algorithm;
@@ -57,11 +59,13 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
   const CallInfo c = check_call(comm, count, type, 0);
   CommState& s = c.comm_state(comm);
   int commutative = 1;
-  if (op == plan::Collective::reduce) {
+  if (plan::is_reduction(op)) {
     if (mpi_op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
     check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
   }
-  const Choice ch = choose(s, op, count, count * c.type.size, commutative != 0, options);
+  const std::int64_t bytes = count * c.type.size;
+  const Choice ch = op == plan::Collective::allreduce ? choose_allreduce(s, count, bytes, commutative != 0, options)
+                                                      : choose(s, op, count, bytes, commutative != 0, options);
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);
   d.blocks = ch.blocks;

@@ -60,6 +60,7 @@ void check_algorithm_name(plan::Collective op, const Options& options) {
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
               const Options& options) {
   Choice c;
+  c.automatic = options.algorithm.empty() && s.settings.algorithm[static_cast<std::size_t>(op)][0] == '\0';
   if (options.algorithm.empty()) {
     const std::size_t slot = 2 * static_cast<std::size_t>(op) + (commutative ? 1U : 0U);
     if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, options, c.fallback);
@@ -95,6 +96,21 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
       c.blocks = std::clamp<std::int64_t>(c.blocks, 1, max_blocks);
       break;
   }
+  return c;
+}
+
+Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative,
+                        const Options& options) {
+  const std::int64_t per_group = (count + s.size - 1) / s.size;
+  Choice c = choose(s, plan::Collective::allreduce, per_group, bytes, commutative, options);
+  if (!c.automatic || !commutative) return c;
+  const int q = s.graph.q();
+  const model::AlphaBeta ab = block_model(s).ab;
+  const double t_circulant = 2 * model::circulant_time(q, bytes, c.blocks, ab);
+  const double t_dissemination = q * (ab.alpha + ab.beta * static_cast<double>(bytes));
+  if (t_dissemination > t_circulant) return c;
+  c.algorithm = plan::find_algorithm(plan::Collective::allreduce, "dissemination");
+  c.blocks = 1;
   return c;
 }
 

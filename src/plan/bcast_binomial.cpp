@@ -8,26 +8,24 @@ namespace {
 
 class BcastBinomial final : public RankPlan {
  public:
-  BcastBinomial(const PlanContext& ctx, rank_t rank)
-      : layout_(ctx.spec.count, 1), p_(ctx.spec.p), root_(ctx.spec.root) {
-    checked_blocks(ctx.spec);
+  BcastBinomial(const PlanContext& ctx, rank_t rank) : buf_(ctx), p_(ctx.spec.p), root_(ctx.spec.root) {
     v_ = rank >= root_ ? rank - root_ : rank - root_ + p_;
-    rounds_ = ctx.spec.count == 0 ? 0 : ctx.graph->q();
+    rounds_ = buf_.empty() ? 0 : ctx.graph->q();
   }
 
   std::int64_t rounds() const noexcept override { return rounds_; }
-  const BlockLayout& layout() const noexcept override { return layout_; }
+  const BlockLayout& layout() const noexcept override { return buf_.layout(); }
 
   void step(std::int64_t i, Step& out) const override {
     const rank_t half = rank_t{1} << i;
-    if (v_ < half && v_ + half < p_) out.send_block(real(v_ + half), 0);
-    if (v_ >= half && v_ < 2 * half) out.recv_block(real(v_ - half), 0, Action::copy);
+    if (v_ < half && v_ + half < p_) buf_.send(out, real(v_ + half));
+    if (v_ >= half && v_ < 2 * half) buf_.recv(out, real(v_ - half), Action::copy);
   }
 
  private:
   rank_t real(rank_t v) const noexcept { return v + root_ >= p_ ? v + root_ - p_ : v + root_; }
 
-  BlockLayout layout_;
+  WholeBuffer buf_;
   rank_t p_;
   rank_t root_;
   rank_t v_ = 0;

@@ -71,10 +71,26 @@ BlockLayout allreduce_layout(std::int64_t count, rank_t p, std::int64_t n) {
   return lay;
 }
 
-PlanSetup::PlanSetup(const PlanSpec& spec)
-    : PlanSetup(spec, spec.op == Collective::allreduce ? allreduce_layout(spec.count, spec.p, checked_blocks(spec))
-                      : has_rank_groups(spec.op)       ? BlockLayout::split(spec.count, spec.p, checked_blocks(spec))
-                                                       : BlockLayout()) {}
+WholeBuffer::WholeBuffer(const PlanContext& ctx) {
+  checked_blocks(ctx.spec);
+  if (!has_rank_groups(ctx.spec.op)) {
+    own_ = BlockLayout(ctx.spec.count, 1);
+    return;
+  }
+  if (ctx.layout == nullptr || ctx.layout->data_groups() != ctx.spec.p)
+    throw Error(Errc::internal, "a rank-group plan needs the context's layout, one group per rank");
+  shared_ = ctx.layout;
+  run_ = {0, shared_->data_groups() * shared_->blocks_per_group()};
+  if (!shared_->dense()) throw Error(Errc::internal, "a whole-buffer plan needs a dense layout");
+}
+
+BlockLayout default_layout(const PlanSpec& spec) {
+  if (spec.op == Collective::allreduce) return allreduce_layout(spec.count, spec.p, checked_blocks(spec));
+  if (has_rank_groups(spec.op)) return BlockLayout::split(spec.count, spec.p, checked_blocks(spec));
+  return BlockLayout();
+}
+
+PlanSetup::PlanSetup(const PlanSpec& spec) : PlanSetup(spec, default_layout(spec)) {}
 
 PlanSetup::PlanSetup(const PlanSpec& spec, BlockLayout layout) : graph_(spec.p), ctx_{spec, &graph_} {
   checked_blocks(spec);

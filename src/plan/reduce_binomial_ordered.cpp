@@ -14,31 +14,30 @@ namespace {
 class ReduceBinomialOrdered final : public RankPlan {
  public:
   ReduceBinomialOrdered(const PlanContext& ctx, rank_t rank)
-      : layout_(ctx.spec.count, 1), rank_(rank), p_(ctx.spec.p), root_(ctx.spec.root), q_(ctx.graph->q()) {
-    checked_blocks(ctx.spec);
-    rounds_ = (ctx.spec.count == 0 || p_ == 1) ? 0 : q_ + (root_ != 0 ? 1 : 0);
+      : buf_(ctx), rank_(rank), p_(ctx.spec.p), root_(ctx.spec.root), q_(ctx.graph->q()) {
+    rounds_ = (buf_.empty() || p_ == 1) ? 0 : q_ + (root_ != 0 ? 1 : 0);
   }
 
   std::int64_t rounds() const noexcept override { return rounds_; }
-  const BlockLayout& layout() const noexcept override { return layout_; }
+  const BlockLayout& layout() const noexcept override { return buf_.layout(); }
 
   void step(std::int64_t i, Step& out) const override {
     if (i == q_) {  // final move from rank 0 to the root
-      if (rank_ == 0) out.send_block(root_, 0);
-      if (rank_ == root_) out.recv_block(0, 0, Action::copy);
+      if (rank_ == 0) buf_.send(out, root_);
+      if (rank_ == root_) buf_.recv(out, 0, Action::copy);
       return;
     }
     const rank_t mask = rank_t{1} << i;
     if (rank_ % mask != 0) return;  // already sent its interval
     if ((rank_ & mask) != 0) {
-      out.send_block(rank_ - mask, 0);
+      buf_.send(out, rank_ - mask);
     } else if (rank_ + mask < p_) {
-      out.recv_block(rank_ + mask, 0, Action::combine_after);
+      buf_.recv(out, rank_ + mask, Action::combine_after);
     }
   }
 
  private:
-  BlockLayout layout_;
+  WholeBuffer buf_;
   rank_t rank_;
   rank_t p_;
   rank_t root_;

@@ -33,12 +33,18 @@ constexpr std::array kAlgorithms{
                   "p circulant broadcasts at once, one packed message per round, n-1+q rounds (Traff 2024, Alg. 7)"},
     AlgorithmInfo{C::reduce_scatter, "circulant", true, false, B::n, &make_reduce_scatter_circulant,
                   "p circulant reductions at once, the allgather reversed, n-1+q rounds (Traff 2024, Obs. 1.4)"},
+    AlgorithmInfo{
+        C::reduce_scatter, "ordered", false, false, B::one, &make_reduce_scatter_ordered,
+        "rank-ordered binomial reduction to rank 0, then binomial scatter, any operator, 2 ceil(log2 p) rounds"},
     AlgorithmInfo{C::allreduce, "circulant", true, false, B::n, &make_allreduce_circulant,
                   "circulant reduce-scatter then allgather, 2(n-1+q) rounds, for long vectors"},
     AlgorithmInfo{C::allreduce, "dissemination", true, false, B::one, &make_allreduce_dissemination,
                   "circulant dissemination, ceil(log2 p) rounds of the whole vector (Lang 2025, Alg. 2)"},
     AlgorithmInfo{C::allreduce, "bruck", true, false, B::one, &make_allreduce_bruck,
                   "Bruck dissemination with a partial buffer, ceil(log2 p) rounds (Lang 2025, Alg. 1)"},
+    AlgorithmInfo{
+        C::allreduce, "ordered", false, false, B::one, &make_allreduce_ordered,
+        "rank-ordered binomial reduction to rank 0, then binomial broadcast, any operator, 2 ceil(log2 p) rounds"},
     AlgorithmInfo{C::scan, "doubling", false, false, B::one, &make_scan_doubling,
                   "recursive doubling on the rank line, ceil(log2 p) rounds, any operator"},
     AlgorithmInfo{C::exscan, "doubling", false, false, B::one, &make_exscan_doubling,
@@ -78,11 +84,12 @@ const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexce
 }
 
 const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept {
-  if (spec.op == Collective::reduce)
-    return *find_algorithm(Collective::reduce, spec.commutative ? "circulant" : "binomial_ordered");
-  if (const AlgorithmInfo* a = find_algorithm(spec.op, "circulant")) return *a;
+  const auto valid = [&](const AlgorithmInfo& a) { return spec.commutative || !a.needs_commutative; };
+  if (const AlgorithmInfo* a = find_algorithm(spec.op, "circulant"); a != nullptr && valid(*a)) return *a;
+  // Non-commutative reductions: the first rank-ordered algorithm registered
+  // (binomial_ordered, ordered, doubling).
   for (const auto& a : kAlgorithms)
-    if (a.op == spec.op && (spec.commutative || !a.needs_commutative)) return a;
+    if (a.op == spec.op && valid(a)) return a;
   return kAlgorithms[0];
 }
 

@@ -6,26 +6,26 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 
 namespace {
 
 class RankFailurePrinter : public testing::EmptyTestEventListener {
  public:
   explicit RankFailurePrinter(int rank) : rank_(rank) {}
-  // The test's name is taken here: OnTestPartResult runs with gtest's lock
-  // held, where UnitTest::current_test_info() would deadlock.
-  void OnTestStart(const testing::TestInfo& t) override { test_ = &t; }
-  void OnTestEnd(const testing::TestInfo&) override { test_ = nullptr; }
+  // The test's name is kept from OnTestStart: OnTestPartResult runs under
+  // GoogleTest's lock, and UnitTest::current_test_info() takes it again
+  // (a deadlock at the first failure on a rank other than 0).
+  void OnTestStart(const testing::TestInfo& t) override { test_ = std::string(t.test_suite_name()) + "." + t.name(); }
   void OnTestPartResult(const testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    std::fprintf(stderr, "[rank %d] FAILED %s.%s at %s:%d\n%s\n", rank_,
-                 test_ != nullptr ? test_->test_suite_name() : "?", test_ != nullptr ? test_->name() : "?",
+    std::fprintf(stderr, "[rank %d] FAILED %s at %s:%d\n%s\n", rank_, test_.c_str(),
                  r.file_name() != nullptr ? r.file_name() : "?", r.line_number(), r.message());
   }
 
  private:
   int rank_;
-  const testing::TestInfo* test_ = nullptr;
+  std::string test_ = "?";
 };
 
 }  // namespace

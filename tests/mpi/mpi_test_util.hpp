@@ -238,4 +238,43 @@ inline std::string where(int p, int root, std::int64_t count, Kind k, const std:
          " blocks=" + (blocks == 0 ? "auto" : std::to_string(blocks));
 }
 
+// Per-rank counts of the v-variants: the distributions of issue 4 (and of
+// the simulator tests): regular m, (i mod 3) m, degenerate (all at rank
+// p/2), spikes, all zero, one zero.
+enum class Dist { regular, irregular, degenerate, spikes, all_zero, one_zero };
+inline constexpr Dist kDists[] = {Dist::regular, Dist::irregular, Dist::degenerate,
+                                  Dist::spikes,  Dist::all_zero,  Dist::one_zero};
+inline const char* name(Dist d) {
+  constexpr const char* names[] = {"regular", "irregular", "degenerate", "spikes", "all_zero", "one_zero"};
+  return names[static_cast<int>(d)];
+}
+inline std::vector<int> counts_of(Dist d, int p, int m) {
+  std::vector<int> c(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    int x = 0;
+    switch (d) {
+      case Dist::regular:
+        x = m;
+        break;
+      case Dist::irregular:
+        x = (i % 3) * m;
+        break;
+      case Dist::degenerate:
+        x = i == p / 2 ? m * p : 0;
+        break;
+      case Dist::spikes:
+        x = i % 7 == 3 ? 5 * m : 1;
+        break;
+      case Dist::all_zero:
+        x = 0;
+        break;
+      case Dist::one_zero:
+        x = i == p - 1 ? 0 : m;
+        break;
+    }
+    c[static_cast<std::size_t>(i)] = x;
+  }
+  return c;
+}
+
 }  // namespace optcoll::test

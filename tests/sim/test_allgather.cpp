@@ -53,10 +53,15 @@ struct Case {
   plan::PlanFactory make;
 };
 
+// The ordered plans must produce the rank-ordered result: checked as such.
+bool ctx_commutative(plan::PlanFactory make) {
+  return make != &plan::make_allreduce_ordered && make != &plan::make_reduce_scatter_ordered;
+}
+
 SimResult run(Collective op, plan::PlanFactory make, rank_t p, const BlockLayout& lay) {
   const schedule::Circulant g(p);
   const schedule::AllRootsSchedule all(g);
-  const plan::PlanContext ctx{{op, p, 0, lay.extent(), lay.blocks_per_group(), true}, &g, &all, &lay};
+  const plan::PlanContext ctx{{op, p, 0, lay.extent(), lay.blocks_per_group(), ctx_commutative(make)}, &g, &all, &lay};
   return simulate(ctx, make, {});
 }
 
@@ -72,12 +77,16 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
   const SimResult r = run(op, make, p, lay);
   const std::string at = where(op, p, n, static_cast<int>(d));
   ASSERT_TRUE(r.ok()) << at << ": " << r.errors.front();
-  EXPECT_EQ(r.payload, lay.nonempty_groups().empty() ? "none" : "exact") << at;
+  // Rank-ordered results are tracked as exact rank intervals.
+  EXPECT_EQ(r.payload, lay.nonempty_groups().empty() ? "none" : (ctx_commutative(make) ? "exact" : "interval")) << at;
   const int q = schedule::Circulant(p).q();
   const bool idle = p == 1 || lay.nonempty_groups().empty();
   const std::int64_t phase = idle ? 0 : n - 1 + q;
   if (make == &plan::make_allreduce_dissemination || make == &plan::make_allreduce_bruck) {
     EXPECT_EQ(r.rounds, idle ? 0 : q) << at;
+  } else if (make == &plan::make_allreduce_ordered || make == &plan::make_reduce_scatter_ordered) {
+    EXPECT_EQ(r.rounds, idle ? 0 : 2 * q) << at;
+    return;
   } else {
     EXPECT_EQ(r.rounds, op == Collective::allreduce ? 2 * phase : phase) << at;
   }
@@ -99,6 +108,8 @@ const std::vector<Case> kCases{
     {Collective::allreduce, &plan::make_allreduce_circulant},
     {Collective::allreduce, &plan::make_allreduce_dissemination},
     {Collective::allreduce, &plan::make_allreduce_bruck},
+    {Collective::reduce_scatter, &plan::make_reduce_scatter_ordered},
+    {Collective::allreduce, &plan::make_allreduce_ordered},
 };
 
 // Every p up to 96 (all p up to 1024 with OPTCOLL_LONG=1), block counts 1,

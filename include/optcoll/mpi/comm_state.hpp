@@ -84,8 +84,13 @@ struct CommState {
     std::unique_ptr<plan::RankPlan> plan;
   };
   std::array<CachedPlan, plan::kCollectives> plans;  // by plan::Collective
-  // The caller's layout of the cached plan (one group per rank), if any.
-  std::array<std::unique_ptr<plan::BlockLayout>, plan::kCollectives> layouts;
+  // The layout of the cached plan of a rank-group collective (one group per
+  // rank): the caller's, or plan::default_layout() of its spec.
+  struct CachedLayout {
+    std::unique_ptr<plan::BlockLayout> layout;
+    bool from_caller = false;
+  };
+  std::array<CachedLayout, plan::kCollectives> layouts;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
   // The algorithm chosen without Options, per (op, commutative): the

@@ -74,4 +74,12 @@ class ByteBuffer {
 void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInfo& t, std::int64_t chunk, MPI_Comm comm,
                    ByteBuffer& tmp);
 
+// dst = src across two datatypes with the same type signature: scount
+// elements of st become rcount elements of rt (MPI's local copy of a rank's
+// own contribution). The same type and count is copy_elements(); otherwise
+// a self-message on self_comm-like `comm` (counts must fit an int then).
+// MPI_ERR_TRUNCATE when the two sides' data sizes differ.
+void copy_typed(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t rcount,
+                const TypeInfo& rt, MPI_Comm comm, ByteBuffer& tmp);
+
 }  // namespace optcoll::mpi

@@ -32,6 +32,7 @@ struct Choice {
   const plan::AlgorithmInfo* algorithm = nullptr;
   std::int64_t blocks = 1;  // spec.blocks for the plan
   bool fallback = false;    // a commutative-only algorithm was replaced
+  bool automatic = false;   // neither Options nor OPTCOLL_<OP> named it
 };
 
 // MPI_ERR_ARG unless options.algorithm is empty or names an algorithm for op.
@@ -42,9 +43,15 @@ void check_algorithm_name(plan::Collective op, const Options& options);
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
               const Options& options);
 
+// Allreduce: choose() with at most count / p blocks (a group's elements);
+// without Options or OPTCOLL_ALLREDUCE and for a commutative op, the
+// alpha-beta model then picks between the circulant plan,
+// 2 (n-1+q) (alpha + beta m/n), and dissemination, q (alpha + beta m).
+Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, const Options& options);
+
 // What a call with these arguments would run, for tests and benchmarks
-// (collective when it builds the cache or calibrates). op is ignored for
-// bcast.
+// (collective when it builds the cache or calibrates). mpi_op is used by
+// the reductions only.
 struct Decision {
   std::string algorithm;
   std::int64_t blocks = 1;

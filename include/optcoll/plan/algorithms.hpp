@@ -48,6 +48,41 @@ constexpr bool has_rank_groups(Collective op) noexcept {
 // scratch copy only when a plan touches it).
 BlockLayout allreduce_layout(std::int64_t count, rank_t p, std::int64_t n);
 
+// The layout of op when the caller gives none: for the rank-group
+// collectives spec.count elements split evenly into p groups of
+// checked_blocks(spec) blocks (allreduce_layout for allreduce), otherwise
+// an empty layout (the plans make their own).
+BlockLayout default_layout(const PlanSpec& spec);
+
+// The buffer of a plan that moves all data as one message (Blocking::one
+// bcast/reduce plans, reused by the ordered reduce-scatter and allreduce):
+// for a collective with rank groups, the data groups of ctx.layout, which
+// must be dense; otherwise spec.count elements in one block.
+class WholeBuffer {
+ public:
+  explicit WholeBuffer(const PlanContext& ctx);
+  WholeBuffer(const WholeBuffer&) = delete;
+  WholeBuffer& operator=(const WholeBuffer&) = delete;
+  const BlockLayout& layout() const noexcept { return shared_ != nullptr ? *shared_ : own_; }
+  // Every data block, as one run (valid only when !empty()).
+  BlockRun run() const noexcept { return run_; }
+  bool empty() const noexcept { return layout().data_extent() == 0; }
+  void send(Step& out, rank_t to) const {
+    out.send_to = to;
+    out.send.push_back(run_);
+  }
+  void recv(Step& out, rank_t from, Action a) const {
+    out.recv_from = from;
+    out.on_recv = a;
+    out.recv.push_back(run_);
+  }
+
+ private:
+  BlockLayout own_;
+  const BlockLayout* shared_ = nullptr;
+  BlockRun run_{0, 1};
+};
+
 // Owns everything a PlanContext points to, for callers without a cache (the
 // simulator, the CLI, tests): the graph, the all-roots schedule when the
 // operation needs it, and the layout (given, or spec.count split evenly
@@ -109,9 +144,11 @@ std::unique_ptr<RankPlan> make_reduce_binary_tree(const PlanContext& ctx, rank_t
 std::unique_ptr<RankPlan> make_reduce_binomial_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allgather_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_scatter_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_bruck(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_ordered(const PlanContext& ctx, rank_t rank);
 // Lang 2025's Algorithm 1 exactly as printed, whose special rounds are
 // visited in the wrong order (see allreduce_bruck.cpp); tests only.
 std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);

@@ -1,0 +1,147 @@
+// optcoll against native MPI for Allgatherv (regular, irregular,
+// degenerate), Reduce_scatter_block and Allreduce, in the same run.
+//
+//   mpirun -n 8 build/mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]
+//
+// NAME: allgatherv_regular, allgatherv_irregular, allgatherv_degenerate,
+// reduce_scatter_block, allreduce (default: all). Sizes are the total
+// bytes of the result vector (MPI_INT elements), 8 B .. 16 MiB in powers
+// of 4. Distributions as in the simulator (optcoll simulate --dist):
+// irregular gives rank i (i mod 3) units, degenerate puts everything at
+// rank p/2. Method as in mpi_bcast_reduce: native and optcoll alternate,
+// one sample is a batch after a barrier (maximum over ranks), medians.
+#include <fmt/core.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpi_timing.hpp"
+#include "optcoll/mpi/select.hpp"
+#include "optcoll/optcoll.h"
+#include "optcoll/optcoll.hpp"
+
+namespace {
+
+using namespace optcoll::bench;
+
+// Per-rank counts of `total` elements for a distribution.
+std::vector<int> counts_for(const std::string& dist, std::int64_t total) {
+  std::vector<int> c(static_cast<std::size_t>(g_size), 0);
+  if (dist == "degenerate") {
+    c[static_cast<std::size_t>(g_size / 2)] = static_cast<int>(total);
+    return c;
+  }
+  std::int64_t units = 0;
+  for (int i = 0; i < g_size; ++i) units += dist == "irregular" ? i % 3 : 1;
+  const std::int64_t unit = std::max<std::int64_t>(total / std::max<std::int64_t>(units, 1), 1);
+  for (int i = 0; i < g_size; ++i)
+    c[static_cast<std::size_t>(i)] = static_cast<int>((dist == "irregular" ? i % 3 : 1) * unit);
+  return c;
+}
+
+void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_reps) {
+  if (g_rank == 0) {
+    fmt::print("\n{} p={}\n", op, g_size);
+    fmt::print("| size | native us | optcoll us | optcoll/native | algorithm | n |\n|---:|---:|---:|---:|---|---:|\n");
+  }
+  for (std::int64_t bytes : sizes(lo, hi)) {
+    const std::int64_t total = std::max<std::int64_t>(bytes / 4, 1);
+    std::vector<int> recv(static_cast<std::size_t>(total) + static_cast<std::size_t>(g_size), 0);
+    std::vector<int> send;
+    std::function<void()> native;
+    std::function<void()> ours;
+    optcoll::plan::Collective coll = optcoll::plan::Collective::allgather;
+    std::int64_t describe_count = total;
+    std::vector<int> counts;
+    std::vector<int> displs;
+    if (op.rfind("allgatherv_", 0) == 0) {
+      counts = counts_for(op.substr(11), total);
+      displs.assign(counts.size(), 0);
+      for (std::size_t i = 1; i < counts.size(); ++i) displs[i] = displs[i - 1] + counts[i - 1];
+      send.assign(static_cast<std::size_t>(counts[static_cast<std::size_t>(g_rank)]) + 1, g_rank);
+      const int mine = counts[static_cast<std::size_t>(g_rank)];
+      native = [&, mine] {
+        MPI_Allgatherv(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+      };
+      ours = [&, mine] {
+        OPTCOLL_Allgatherv(send.data(), mine, MPI_INT, recv.data(), counts.data(), displs.data(), MPI_INT,
+                           MPI_COMM_WORLD);
+      };
+      describe_count = *std::max_element(counts.begin(), counts.end());
+    } else if (op == "reduce_scatter_block") {
+      const int block = static_cast<int>(std::max<std::int64_t>(total / g_size, 1));
+      send.assign(static_cast<std::size_t>(block) * static_cast<std::size_t>(g_size), g_rank);
+      native = [&, block] {
+        MPI_Reduce_scatter_block(send.data(), recv.data(), block, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      };
+      ours = [&, block] {
+        OPTCOLL_Reduce_scatter_block(send.data(), recv.data(), block, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      };
+      coll = optcoll::plan::Collective::reduce_scatter;
+      describe_count = block;
+    } else {
+      send.assign(static_cast<std::size_t>(total), g_rank);
+      native = [&] {
+        MPI_Allreduce(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      };
+      ours = [&] {
+        OPTCOLL_Allreduce(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      };
+      coll = optcoll::plan::Collective::allreduce;
+    }
+    g_batch = batch_for(bytes);
+    native();  // warm-up (and optcoll's cache / calibration)
+    ours();
+    const int reps = reps_for(bytes, base_reps);
+    std::vector<double> tn;
+    std::vector<double> to;
+    for (int i = 0; i < reps; ++i) {
+      tn.push_back(timed(native));
+      to.push_back(timed(ours));
+    }
+    const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM);
+    const double mn = median(tn) * 1e6;
+    const double mo = median(to) * 1e6;
+    if (g_rank == 0)
+      fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(total * 4), mn, mo, mo / mn, d.algorithm,
+                 d.blocks);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  std::int64_t lo = 8;
+  std::int64_t hi = std::int64_t{16} << 20;
+  int reps = 31;
+  std::string which = "all";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--min") {
+      lo = std::atoll(next().c_str());
+    } else if (a == "--max") {
+      hi = std::atoll(next().c_str());
+    } else if (a == "--reps") {
+      reps = std::atoi(next().c_str());
+    } else if (a == "--op") {
+      which = next();
+    } else {
+      if (g_rank == 0) fmt::print(stderr, "usage: mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  for (const std::string op :
+       {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate", "reduce_scatter_block", "allreduce"})
+    if (which == "all" || which == op) run_op(op, lo, hi, reps);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,49 @@
+// optcoll's MPI_Allreduce. The working buffer is recvbuf; its initial
+// content is sendbuf (read lazily, MpiExecutor::set_initial) or recvbuf
+// itself with MPI_IN_PLACE. The layout is plan::allreduce_layout (the vector
+// in p groups of n blocks, plus the scratch copies the small-vector plans
+// use), a function of (count, p, n) and so compared by the plan's spec.
+//
+// Algorithm, unless Options or OPTCOLL_ALLREDUCE name one: for a
+// commutative op the alpha-beta model picks between
+//   circulant      reduce-scatter + allgather: 2 (n-1+q) (alpha + beta m/n)
+//   dissemination  q rounds of the whole vector: q (alpha + beta m)
+// (Lang 2025, Alg. 2), n the optimal block count; the crossover is near
+// m = q alpha / (beta (q - 2)) for large q (DEVELOPERS.md, "Allreduce").
+// A non-commutative op gets the rank-ordered plan, 2q (alpha + beta m).
+#include <algorithm>
+
+#include "collectives.hpp"
+
+namespace optcoll::mpi {
+void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    const Options& options) {
+  const CallInfo c = check_call(comm, count, type, 0);
+  if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
+  check_buffer(recvbuf, count, c.type, "recvbuf");
+  if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
+    throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
+  check_algorithm_name(plan::Collective::allreduce, options);
+  if (count == 0 || c.type.size == 0) return;
+  if (c.size == 1) {
+    ByteBuffer tmp;
+    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, chunk_elements(c.type, INT_MAX), self_comm(), tmp);
+    return;
+  }
+  CommState& s = c.comm_state(comm);
+  int commutative = 1;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  const std::int64_t bytes = count * c.type.size;
+  const Choice choice = choose_allreduce(s, count, bytes, commutative != 0, options);
+  plan::PlanSpec spec;
+  spec.op = plan::Collective::allreduce;
+  spec.p = c.size;
+  spec.count = count;
+  spec.blocks = choice.blocks;
+  spec.commutative = commutative != 0;
+  run_plan(s, choice, spec, recvbuf, c.type, op, in_place ? nullptr : sendbuf, true);
+}
+
+}  // namespace optcoll::mpi

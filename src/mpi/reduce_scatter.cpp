@@ -1,0 +1,89 @@
+// optcoll's MPI_Reduce_scatter_block and MPI_Reduce_scatter. The working
+// buffer is scratch holding the whole vector with the datatype's layout,
+// one group per rank (rank g's result in group g, groups adjacent in rank
+// order); its initial content is sendbuf (or recvbuf with MPI_IN_PLACE),
+// read lazily by the executor (MpiExecutor::set_initial). The chosen plan
+// (the circulant allgather reversed, Traff 2024 Obs. 1.4; the rank-ordered
+// one for a non-commutative op) leaves group r combined over all ranks at
+// rank r, which is then copied to recvbuf.
+#include <algorithm>
+#include <string>
+
+#include "collectives.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// groups: the v-variant's (empty: p groups of total / p, the plan's default
+// layout, compared by its spec rather than group by group).
+void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::vector<plan::Segment> groups,
+                        std::int64_t largest, std::int64_t total, MPI_Op op, MPI_Comm comm, const Options& options) {
+  const bool regular = groups.empty();
+  if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const plan::Segment own =
+      regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
+  check_buffer(in_place ? recvbuf : sendbuf, total, c.type, in_place ? "recvbuf" : "sendbuf");
+  check_buffer(recvbuf, own.count, c.type, "recvbuf");
+  check_algorithm_name(plan::Collective::reduce_scatter, options);
+  if (total == 0 || c.type.size == 0) return;
+  const void* input = in_place ? recvbuf : sendbuf;
+  ByteBuffer tmp;
+  if (c.size == 1) {
+    if (!in_place) copy_elements(input, recvbuf, own.count, c.type, chunk_elements(c.type, INT_MAX), self_comm(), tmp);
+    return;
+  }
+  CommState& s = c.comm_state(comm);
+  int commutative = 1;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  const Choice choice =
+      choose(s, plan::Collective::reduce_scatter, largest, total * c.type.size, commutative != 0, options);
+  plan::PlanSpec spec;
+  spec.op = plan::Collective::reduce_scatter;
+  spec.p = c.size;
+  spec.commutative = commutative != 0;
+  spec.blocks = std::clamp<std::int64_t>(choice.blocks, 1, largest);
+  void* work = offset(s.work.get(c.type.span_bytes(total)), -c.type.true_lb);
+  if (regular) {
+    spec.count = total;
+    run_plan(s, choice, spec, work, c.type, op, input, false);
+  } else {
+    spec.count = largest;
+    const plan::BlockLayout layout(std::move(groups), spec.blocks);
+    run_plan(s, choice, spec, work, c.type, op, input, false, &layout);
+  }
+  // Group r ends complete at rank r: every block of it is combined with at
+  // least one arriving partial (p > 1), so it was written in work.
+  copy_elements(offset(work, own.offset * c.type.extent), recvbuf, own.count, c.type, chunk_elements(c.type, INT_MAX),
+                self_comm(), tmp);
+  if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();
+}
+
+}  // namespace
+
+void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                               MPI_Comm comm, const Options& options) {
+  const CallInfo c = check_call(comm, recvcount, type, 0);
+  run_reduce_scatter(c, sendbuf, recvbuf, {}, recvcount, c.size * recvcount, op, comm, options);
+}
+
+void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options) {
+  const CallInfo c = check_call(comm, 0, type, 0);
+  const auto p = static_cast<std::size_t>(c.size);
+  if (recvcounts.size() < p) throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts needs one entry per rank");
+  std::vector<plan::Segment> groups(p);
+  std::int64_t at = 0;
+  std::int64_t largest = 0;
+  for (std::size_t g = 0; g < p; ++g) {
+    if (recvcounts[g] < 0)
+      throw MpiError(MPI_ERR_COUNT, "optcoll: recvcounts[" + std::to_string(g) +
+                                        "] = " + std::to_string(recvcounts[g]) + " is negative");
+    groups[g] = {at, recvcounts[g]};
+    at += recvcounts[g];
+    largest = std::max(largest, recvcounts[g]);
+  }
+  run_reduce_scatter(c, sendbuf, recvbuf, std::move(groups), largest, at, op, comm, options);
+}
+
+}  // namespace optcoll::mpi
