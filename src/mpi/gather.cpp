@@ -45,6 +45,9 @@ void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendt
     for (int i = 0; i < c.size; ++i) a.groups[static_cast<std::size_t>(i)] = {i * recvcount, recvcount};
   }
   CommState& s = c.comm_state(comm);
+  // Every tree of the registry is the binomial tree on equal blocks: the
+  // variable is only checked.
+  tree_algorithm(s, plan::Collective::gather, options.algorithm, kRegularTreeNames);
   TreeRun run(std::move(a), binomial_rank_tree(c.size, root, c.rank, b), tree_exec(s));
   run.run(s.executor, s.scratch, s.work);
   release_call_buffers(s);

@@ -23,20 +23,16 @@ const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutat
   plan::PlanSpec spec;
   spec.op = op;
   spec.commutative = commutative;
-  const auto& env = s.settings.algorithm[static_cast<std::size_t>(op)];
   const bool from_options = !options.algorithm.empty();
-  const std::string_view name = from_options ? std::string_view(options.algorithm) : std::string_view(env.data());
-  if (name.empty()) return plan::select_algorithm(spec);
-  const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
-  if (a == nullptr) {
-    const std::string var = env_name(op);
-    const std::string msg = "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" +
-                            std::string(name) + "' (" + (from_options ? "Options::algorithm" : var) +
-                            "); valid: " + valid_names(op);
-    if (!from_options && s.rank == 0 && !s.noted_unknown) std::fprintf(stderr, "%s\n", msg.c_str());
-    s.noted_unknown = true;
-    throw MpiError(MPI_ERR_ARG, msg);
+  const plan::AlgorithmInfo* a = nullptr;
+  if (from_options) {
+    check_algorithm_name(op, options);
+    a = plan::find_algorithm(op, options.algorithm);
+  } else {
+    a = env_algorithm(s, op);
   }
+  if (a == nullptr) return plan::select_algorithm(spec);
+  const std::string_view name = a->name;
   if (a->needs_commutative && !commutative) {
     const plan::AlgorithmInfo& d = plan::select_algorithm(spec);
     if (s.rank == 0 && !s.noted_fallback)
@@ -50,6 +46,17 @@ const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutat
 }
 
 }  // namespace
+
+const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op) {
+  const std::string_view name(s.settings.algorithm[static_cast<std::size_t>(op)].data());
+  if (name.empty()) return nullptr;
+  if (const plan::AlgorithmInfo* a = plan::find_algorithm(op, name)) return a;
+  const std::string msg = "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" + std::string(name) +
+                          "' (" + env_name(op) + "); valid: " + valid_names(op);
+  if (s.rank == 0 && !s.noted_unknown) std::fprintf(stderr, "%s\n", msg.c_str());
+  s.noted_unknown = true;
+  throw MpiError(MPI_ERR_ARG, msg);
+}
 
 void check_algorithm_name(plan::Collective op, const Options& options) {
   if (options.algorithm.empty() || plan::find_algorithm(op, options.algorithm) != nullptr) return;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 #include "collectives.hpp"
@@ -285,26 +286,42 @@ RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank
   return t;
 }
 
-void check_tree_algorithm(const std::string& name, const char* op, const char* valid) {
-  if (name.empty()) return;
-  const std::string list = valid;
+namespace {
+bool listed(const std::string& name, const std::string& list) {
   std::size_t at = 0;
   while (at <= list.size()) {
     std::size_t end = list.find(", ", at);
     if (end == std::string::npos) end = list.size();
-    if (list.compare(at, end - at, name) == 0) return;
+    if (list.compare(at, end - at, name) == 0) return true;
     at = end + 2;
   }
+  return false;
+}
+}  // namespace
+
+void check_tree_algorithm(const std::string& name, const char* op, const char* valid) {
+  if (name.empty() || listed(name, valid)) return;
   throw MpiError(MPI_ERR_ARG, "optcoll: unknown " + std::string(op) + " algorithm '" + name +
-                                  "' (Options::algorithm); valid: " + list);
+                                  "' (Options::algorithm); valid: " + valid);
 }
 
-}  // namespace optcoll::mpi
+std::string tree_algorithm(CommState& s, plan::Collective op, const std::string& requested, const char* valid) {
+  if (!requested.empty()) return requested;
+  const plan::AlgorithmInfo* a = env_algorithm(s, op);
+  if (a == nullptr) return {};
+  const std::string name(a->name);
+  if (listed(name, valid)) return name;
+  if (s.rank == 0 && !s.noted_fallback)
+    std::fprintf(stderr, "optcoll: %s=%s does not apply to this call (it runs %s); using the default\n",
+                 env_name(op).c_str(), name.c_str(), valid);
+  s.noted_fallback = true;
+  return {};
+}
 
-namespace optcoll::mpi {
 void release_call_buffers(CommState& s) noexcept {
   constexpr std::int64_t keep = std::int64_t{32} << 20;
   s.scratch.trim(keep);
   if (s.work.capacity() > keep) s.work.release();
 }
+
 }  // namespace optcoll::mpi

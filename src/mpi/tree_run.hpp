@@ -148,6 +148,17 @@ RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank
 // MPI_ERR_ARG unless name is empty or one of `valid` (comma separated).
 void check_tree_algorithm(const std::string& name, const char* op, const char* valid);
 
+// The tree a Gather(v)/Scatter(v) call runs: Options::algorithm (checked by
+// check_tree_algorithm before), else OPTCOLL_GATHER / OPTCOLL_SCATTER from
+// comm's settings (rank 0's environment, so every rank agrees). The variable
+// names a registry algorithm of the collective; `valid` lists what this call
+// can run. Any other registry name runs the call's default ("": the
+// adaptive binomial tree, or the binomial tree for regular blocks, which is
+// what every irregular tree becomes on equal blocks), noted once on stderr;
+// a name outside the registry is MPI_ERR_ARG, as for the other collectives.
+inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, two, tree";
+std::string tree_algorithm(CommState& s, plan::Collective op, const std::string& requested, const char* valid);
+
 }  // namespace optcoll::mpi
 
 namespace optcoll::mpi {

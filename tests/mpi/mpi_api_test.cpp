@@ -145,6 +145,57 @@ TEST(MpiApi, UnknownAlgorithmInEnvironmentIsMpiErrArg) {
             MPI_SUCCESS);
 }
 
+// OPTCOLL_GATHER / OPTCOLL_SCATTER name the tree of Gather(v) / Scatter(v):
+// a name outside the registry is MPI_ERR_ARG like everywhere else; a
+// registry tree the call cannot run (the optimal "tree" needs every size at
+// every rank, i.e. Gatherv_init) leaves the call its default.
+TEST(MpiApi, TreeCollectivesReadTheirVariables) {
+  if (world_size() == 1) GTEST_SKIP() << "p = 1 moves no data and reads no settings";
+  const int p = world_size();
+  const int me = world_rank();
+  const int root = p - 1;
+  std::vector<int> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    counts[static_cast<std::size_t>(i)] = 1 + i % 3;
+    displs[static_cast<std::size_t>(i)] =
+        i == 0 ? 0 : displs[static_cast<std::size_t>(i - 1)] + counts[static_cast<std::size_t>(i - 1)];
+  }
+  const int total = displs.back() + counts.back();
+  const auto expect_gathered = [&](const std::vector<int>& all, const char* what) {
+    if (me != root) return;
+    for (int i = 0; i < p; ++i)
+      for (int j = 0; j < counts[static_cast<std::size_t>(i)]; ++j)
+        ASSERT_EQ(all[static_cast<std::size_t>(displs[static_cast<std::size_t>(i)] + j)], 100 * i + j) << what;
+  };
+  const std::vector<int> mine = [&] {
+    std::vector<int> v(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)]));
+    for (std::size_t j = 0; j < v.size(); ++j) v[j] = 100 * me + static_cast<int>(j);
+    return v;
+  }();
+  {
+    ScopedEnv env("OPTCOLL_GATHER", "no_such_tree", "binomial");
+    ReturningComm comm;
+    std::vector<int> all(static_cast<std::size_t>(total), -1);
+    EXPECT_EQ(error_class(OPTCOLL_Gatherv(mine.data(), counts[static_cast<std::size_t>(me)], MPI_INT, all.data(),
+                                          counts.data(), displs.data(), MPI_INT, root, comm)),
+              MPI_ERR_ARG);
+    int one = me, got[64] = {};
+    EXPECT_EQ(error_class(OPTCOLL_Gather(&one, 1, MPI_INT, got, 1, MPI_INT, root, comm)), MPI_ERR_ARG);
+    // Scatter has its own variable.
+    EXPECT_EQ(OPTCOLL_Scatter(got, 1, MPI_INT, &one, 1, MPI_INT, root, comm), MPI_SUCCESS);
+  }
+  for (const char* name : {"binomial", "two", "tree", "adaptive_binomial"}) {
+    ScopedEnv env("OPTCOLL_GATHER", name);
+    TestComm comm;
+    std::vector<int> all(static_cast<std::size_t>(total), -1);
+    ASSERT_EQ(OPTCOLL_Gatherv(mine.data(), counts[static_cast<std::size_t>(me)], MPI_INT, all.data(), counts.data(),
+                              displs.data(), MPI_INT, root, comm),
+              MPI_SUCCESS)
+        << name;
+    expect_gathered(all, name);
+  }
+}
+
 TEST(MpiApi, RankZerosEnvironmentWins) {
   const int p = world_size();
   ScopedEnv alg("OPTCOLL_BCAST", "chain", "binomial");

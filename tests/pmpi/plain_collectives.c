@@ -2,8 +2,8 @@
  * liboptcoll_pmpi.so runs it with and without the library (LD_PRELOAD, and
  * linked) and requires identical output.
  *
- * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block)
- * and MPI_Allreduce in many forms: counts 0 .. 10^5, roots
+ * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block),
+ * MPI_Allreduce, MPI_Gather(v) and MPI_Scatter(v) in many forms: counts 0 .. 10^5, roots
  * 0, p-1, p/2, ranks passing different datatypes with the same signature
  * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
  * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, NOPS };
-static const char* op_names[NOPS] = {
-    "MPI_Bcast",          "MPI_Reduce",   "MPI_Allgather", "MPI_Allgatherv", "MPI_Reduce_scatter_block",
-    "MPI_Reduce_scatter", "MPI_Allreduce"};
+enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, NOPS };
+static const char* op_names[NOPS] = {"MPI_Bcast",          "MPI_Reduce",    "MPI_Allgather", "MPI_Allgatherv",
+                                     "MPI_Reduce_scatter_block", "MPI_Reduce_scatter", "MPI_Allreduce", "MPI_Gather",
+                                     "MPI_Gatherv",        "MPI_Scatter",   "MPI_Scatterv"};
 enum { MOVING, TRIVIAL, INTER, INVALID, NKINDS };
 static const char* kind_names[NKINDS] = {"moving", "trivial", "inter", "invalid"};
 static long counts[NOPS][NKINDS];
@@ -257,6 +257,80 @@ static void allreduce_cases(int n, MPI_Op matop, MPI_Datatype mat, MPI_Comm comm
   free(e);
 }
 
+/* Gather and Scatter of n ints per rank to / from root; MPI_IN_PLACE at the
+ * root when in_place; the root's side as n-int contiguous blocks of a
+ * strided vector type when strided (the other ranks pass MPI_INT). */
+static void gather_scatter_case(int n, int root, int in_place, int strided, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  MPI_Datatype vec, block;
+  MPI_Type_vector(n > 0 ? n : 1, 1, 2, MPI_INT, &vec);
+  MPI_Type_create_resized(vec, 0, (MPI_Aint)(2 * (n > 0 ? n : 1) * (int)sizeof(int)), &block);
+  MPI_Type_commit(&block);
+  const int is_root = rank == root;
+  const size_t all = 2 * (size_t)n * (size_t)p + 1;
+  int* mine = malloc(sizeof(int) * (size_t)(n + 1));
+  int* whole = malloc(sizeof(int) * all);
+  for (int i = 0; i < n; ++i) mine[i] = rank * 1000 + i;
+  for (size_t i = 0; i < all; ++i) whole[i] = is_root ? (int)(i * 3 + 7) : -2;
+  const int use_block = is_root && strided && n > 0;
+  if (is_root && in_place)
+    for (int i = 0; i < n; ++i) whole[(use_block ? 2 : 1) * ((size_t)root * (size_t)n + (size_t)i)] = mine[i];
+  MPI_Gather(is_root && in_place ? MPI_IN_PLACE : mine, n, MPI_INT, whole, use_block ? 1 : n,
+             use_block ? block : MPI_INT, root, comm);
+  note(GATHER, comm, (long)n * p * 4);
+  if (is_root) hash(whole, sizeof(int) * all);
+  for (size_t i = 0; i < all; ++i) whole[i] = is_root ? (int)(i * 5 + 1) : -2;
+  for (int i = 0; i < n; ++i) mine[i] = -1;
+  MPI_Scatter(whole, use_block ? 1 : n, use_block ? block : MPI_INT, is_root && in_place ? MPI_IN_PLACE : mine, n,
+              MPI_INT, root, comm);
+  note(SCATTER, comm, (long)n * p * 4);
+  if (!(is_root && in_place)) hash(mine, sizeof(int) * (size_t)n);
+  free(mine);
+  free(whole);
+  MPI_Type_free(&vec);
+  MPI_Type_free(&block);
+}
+
+/* Gatherv and Scatterv with irregular counts (some zero, one large) and
+ * displacements in reverse rank order with gaps; MPI_IN_PLACE at the root
+ * when in_place. */
+static void gatherv_scatterv_case(int scale, int root, int in_place, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  int* counts = malloc(sizeof(int) * (size_t)p);
+  int* displs = malloc(sizeof(int) * (size_t)p);
+  int at = 0;
+  for (int i = p - 1; i >= 0; --i) {
+    counts[i] = i % 3 == 1 ? 0 : (i == p / 2 ? 50 * scale : scale + i);
+    displs[i] = at;
+    at += counts[i] + 2;
+  }
+  const int is_root = rank == root;
+  int* mine = malloc(sizeof(int) * (size_t)(counts[rank] + 1));
+  int* whole = malloc(sizeof(int) * (size_t)(at + 1));
+  for (int i = 0; i < counts[rank]; ++i) mine[i] = rank * 777 + i;
+  for (int i = 0; i <= at; ++i) whole[i] = is_root ? i * 11 : -4;
+  if (is_root && in_place)
+    for (int i = 0; i < counts[root]; ++i) whole[displs[root] + i] = mine[i];
+  MPI_Gatherv(is_root && in_place ? MPI_IN_PLACE : mine, counts[rank], MPI_INT, whole, counts, displs, MPI_INT, root,
+              comm);
+  note(GATHERV, comm, -1);
+  if (is_root) hash(whole, sizeof(int) * (size_t)(at + 1));
+  for (int i = 0; i <= at; ++i) whole[i] = is_root ? i * 13 + 5 : -4;
+  for (int i = 0; i < counts[rank]; ++i) mine[i] = -1;
+  MPI_Scatterv(whole, counts, displs, MPI_INT, is_root && in_place ? MPI_IN_PLACE : mine, counts[rank], MPI_INT, root,
+               comm);
+  note(SCATTERV, comm, -1);
+  if (!(is_root && in_place)) hash(mine, sizeof(int) * (size_t)counts[rank]);
+  free(mine);
+  free(whole);
+  free(counts);
+  free(displs);
+}
+
 static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   int p;
   MPI_Comm_size(comm, &p);
@@ -280,6 +354,11 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   }
   allgatherv_case(1, comm);
   allgatherv_case(300, comm);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) gather_scatter_case(counts_[c], roots[r], c == 2, c == 3 || r == 1, comm);
+  gatherv_scatterv_case(1, p / 2, 0, comm);
+  gatherv_scatterv_case(40, p - 1, 1, comm);
+  gatherv_scatterv_case(200, 0, 0, comm);
 }
 
 int main(int argc, char** argv) {
@@ -345,6 +424,7 @@ int main(int argc, char** argv) {
 
   uint64_t* all = malloc(sizeof(uint64_t) * (size_t)p);
   MPI_Gather(&digest, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  note(GATHER, MPI_COMM_WORLD, 8L * p); /* (the digests themselves travel by MPI_Gather) */
   if (world_rank == 0) {
     for (int r = 0; r < p; ++r) printf("rank %d digest %016llx\n", r, (unsigned long long)all[r]);
     for (int op = 0; op < NOPS; ++op) {

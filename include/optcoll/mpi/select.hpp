@@ -39,6 +39,11 @@ struct Choice {
 // Local: every call checks it, also those that move no data.
 void check_algorithm_name(plan::Collective op, const Options& options);
 
+// The algorithm OPTCOLL_<OP> names in s's settings (rank 0's environment),
+// nullptr when unset; MPI_ERR_ARG (reported once on rank 0's stderr) when it
+// names none of op's registry algorithms.
+const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
+
 // Collective at the first call on s that needs alpha and beta.
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
               const Options& options);
