@@ -26,7 +26,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTCOLL_WA
 # Every non-MPI test program, the CLI, and the MPI programs run below.
 targets=(optcoll_cli optcoll_schedule_tests optcoll_sim_tests optcoll_cli_tests optcoll_trees_tests
   optcoll_logp_tests optcoll_logp_cli_tests optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests
-  optcoll_mpi_api_tests optcoll_mpi_bad_input_tests optcoll_mpi_differential optcoll_mpi_threads_test)
+  optcoll_mpi_api_tests optcoll_mpi_bad_input_tests optcoll_mpi_differential optcoll_mpi_threads_test
+  optcoll_pmpi optcoll_pmpi_stress)
 cmake --build build-asan --parallel "$(nproc)" --target "${targets[@]}"
 built=$(date +%s)
 
@@ -47,7 +48,7 @@ unit=$(date +%s)
 export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 export OMPI_MCA_mca_base_component_disable_dlclose=1
 ctest --test-dir build-asan --output-on-failure \
-  -R '^mpi_(bcast|reduce|api|bad_input)\.np3$|^mpi_differential\.np(3|5)$|^mpi_threads\.np2$'
+  -R '^mpi_(bcast|reduce|api|bad_input)\.np3$|^mpi_differential\.np(3|5)$|^mpi_threads\.np2$|^pmpi_stress\.np3$'
 end=$(date +%s)
 echo "sanitizers: clean; build $((built - start)) s, non-MPI tests $((unit - built)) s, MPI tests $((end - unit)) s," \
   "total $((end - start)) s"

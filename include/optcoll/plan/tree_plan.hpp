@@ -87,8 +87,10 @@ struct TwoSizes {
   std::vector<std::uint8_t> large;  // bit r: rank r holds y (when single < 0)
 
   bool is_large(rank_t r) const noexcept {
-    return single >= 0 ? r == single
-                       : ((large[static_cast<std::size_t>(r / 8)] >> static_cast<unsigned>(r % 8)) & 1U) != 0;
+    return single >= 0
+               ? r == single
+               : ((static_cast<unsigned>(large[static_cast<std::size_t>(r / 8)]) >> static_cast<unsigned>(r % 8)) &
+                  1U) != 0;
   }
   // The split of m, if m has exactly two distinct values (single set when
   // one rank holds the larger).
