@@ -11,6 +11,10 @@ target_sources(optcoll PRIVATE
   src/model/alltoall.cpp
 )
 
+if(TARGET optcoll_mpi)
+  target_sources(optcoll_mpi PRIVATE src/mpi/alltoall.cpp src/mpi/many_to_many.cpp)
+endif()
+
 if(OPTCOLL_BUILD_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)
