@@ -22,3 +22,8 @@ if(OPTCOLL_BUILD_TESTS)
   target_link_libraries(optcoll_alltoall_tests PRIVATE optcoll GTest::gtest_main optcoll_warnings)
   gtest_discover_tests(optcoll_alltoall_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "sim;alltoall")
 endif()
+
+if(TARGET optcoll_mpi AND OPTCOLL_BUILD_BENCH)
+  add_executable(mpi_alltoall bench/mpi_alltoall.cpp)
+  target_link_libraries(mpi_alltoall PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
+endif()
