@@ -129,7 +129,8 @@ void alltoallv(const void* sendbuf, std::span<const std::int64_t> sendcounts, st
 // volumes S and R. recvcounts[i] must equal rank i's sendcounts[me]
 // (checked at every rank: MPI_ERR_TRUNCATE). Options::algorithm:
 // "" or "two_phase"; "direct" (the shift schedule, as alltoallv) for
-// comparison. Collective; sendbuf may be MPI_IN_PLACE.
+// comparison. Collective; sendbuf may be MPI_IN_PLACE. Every rank holds the
+// p x p count matrix and a layout of 3p^2 pieces: meant for moderate p.
 void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
                   void* recvbuf, std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
                   MPI_Datatype type, MPI_Comm comm, const Options& options = {});
