@@ -15,6 +15,7 @@
 #include "fuzz_common.hpp"
 #include "optcoll/error.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/alltoall.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 using namespace optcoll;
@@ -39,7 +40,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                      " count=" + std::to_string(spec.count) + " blocks=" + std::to_string(spec.blocks) +
                      (spec.commutative ? "" : " non-commutative");
   sim::SimResult r;
-  if (plan::has_rank_groups(spec.op) && spec.op != plan::Collective::allreduce && in.ConsumeBool()) {
+  if (plan::is_exchange(spec.op)) {
+    // Personalized exchanges: a random count matrix (equal counts for
+    // alltoall), every rank's own layout.
+    const std::int64_t same = in.ConsumeIntegralInRange<std::int64_t>(0, 20);
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(spec.p * spec.p));
+    for (auto& c : counts)
+      c = spec.op == plan::Collective::alltoall ? same : in.ConsumeIntegralInRange<std::int64_t>(0, 20);
+    const std::vector<plan::BlockLayout> layouts = plan::exchange_layouts(spec.op, spec.p, counts);
+    const schedule::Circulant g(spec.p);
+    plan::PlanContext ctx{spec, &g};
+    ctx.rank_layouts = layouts.data();
+    what += " exchange";
+    r = sim::simulate(ctx, alg.make, opt);
+  } else if (plan::has_rank_groups(spec.op) && spec.op != plan::Collective::allreduce && in.ConsumeBool()) {
     // Irregular groups: rank g contributes counts[g] elements.
     std::vector<plan::Segment> segs;
     std::int64_t off = 0;

@@ -65,6 +65,22 @@ int OPTCOLL_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                        const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
 
+/* MPI_Alltoall: block j (sendcount elements of sendtype at element
+ * j*sendcount) of rank i ends in block i (recvcount elements of recvtype at
+ * element i*recvcount) of rank j. sendbuf = MPI_IN_PLACE: the data is
+ * recvbuf's. The shift schedule (p-1 rounds) or, for small blocks by the
+ * alpha-beta model, Bruck's algorithm (ceil(log2 p) rounds);
+ * OPTCOLL_ALLTOALL=shift|bruck overrides. */
+int OPTCOLL_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, MPI_Comm comm);
+
+/* MPI_Alltoallv: sendcounts[j] elements at sdispls[j] of rank i end at
+ * rdispls[i] of rank j (recvcounts[i] elements). sendbuf = MPI_IN_PLACE:
+ * the data is recvbuf's (sendcounts, sdispls, sendtype ignored). The shift
+ * schedule, empty messages skipped. */
+int OPTCOLL_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                      void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+
 /* MPI_Reduce_scatter_block: rank g receives elements [g*recvcount,
  * (g+1)*recvcount) of the element-wise combination of all ranks' sendbuf.
  * sendbuf = MPI_IN_PLACE: the input is recvbuf (p*recvcount elements). */

@@ -1,5 +1,6 @@
 // optcoll's C++ API: round-optimal Bcast, Reduce, Allgather(v),
-// Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025).
+// Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025),
+// Gather(v)/Scatter(v), Alltoall(v) and many-to-many.
 //
 // The same collectives as <optcoll/optcoll.h>, with 64-bit element counts
 // (messages are chunked internally, so counts above 2^31-1 work), typed
@@ -107,6 +108,32 @@ void gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype,
 void scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
               MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
               MPI_Comm comm, const Options& options = {});
+
+// MPI_Alltoall / MPI_Alltoallv with 64-bit counts and displacements (in
+// elements): rank i's block for j ends in rank j's block for i. sendbuf may
+// be MPI_IN_PLACE (the data is recvbuf's; the send arguments are ignored
+// and may be empty). Options::algorithm: Alltoall "" (the alpha-beta model
+// picks), "shift" or "bruck"; Alltoallv "" or "shift".
+void alltoall(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+void alltoallv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
+               MPI_Datatype sendtype, void* recvbuf, std::span<const std::int64_t> recvcounts,
+               std::span<const std::int64_t> rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+               const Options& options = {});
+
+// Many-to-many: a personalized exchange with Alltoallv's arguments (one
+// datatype), for skewed traffic (communication-primitives notes §9): every
+// message is split into p pieces spread over all ranks, which forward them
+// to their destinations (two-phase balanced routing, 2(p-1) rounds); no
+// message is larger than about S/p + R/p for largest send and receive
+// volumes S and R. recvcounts[i] must equal rank i's sendcounts[me]
+// (checked at every rank: MPI_ERR_TRUNCATE). Options::algorithm:
+// "" or "two_phase"; "direct" (the shift schedule, as alltoallv) for
+// comparison. Collective; sendbuf may be MPI_IN_PLACE. Every rank holds the
+// p x p count matrix and a layout of 3p^2 pieces: meant for moderate p.
+void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
+                  void* recvbuf, std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
+                  MPI_Datatype type, MPI_Comm comm, const Options& options = {});
 
 namespace detail {
 struct Persistent;

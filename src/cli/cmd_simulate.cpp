@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cmd_exchange.hpp"
 #include "commands.hpp"
 #include "optcoll/error.hpp"
 #include "optcoll/model/baselines.hpp"
@@ -30,6 +31,7 @@ struct SimulateArgs {
   std::string dist = "regular";
   bool noncommutative = false;
   bool json = false;
+  std::uint64_t seed = 1;
   unsigned threads = 2;
   model::AlphaBeta ab;
   double gamma = 1e-9;  // allmerge: seconds per key merged
@@ -137,6 +139,10 @@ int run_allmerge(const SimulateArgs& a) {
 
 int run_simulate(const SimulateArgs& a) {
   if (a.op == "allmerge") return run_allmerge(a);
+  if (is_exchange_op(a.op)) {
+    ExchangeArgs e{a.op, a.p, a.m, a.dist, a.algorithm, a.elem_size, a.seed, a.threads, a.json, a.ab, a.loggp};
+    return run_exchange(e);
+  }
   const plan::Collective op = parse_op(a.op);
   if (a.p < 1 || a.p > schedule::kMaxP)
     throw UsageError(fmt::format("-p must be in [1, {}], got {}", schedule::kMaxP, a.p));
@@ -262,9 +268,12 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("simulate", "Run a collective's plan over p virtual ranks: data flow and cost");
   cmd->add_option("op", a->op, "Collective")
       ->required()
-      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce", "allmerge"}));
+      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce", "allmerge",
+                             "alltoall", "alltoallv", "many_to_many"}));
   cmd->add_option("--dist", a->dist,
-                  "allgatherv/reduce_scatter: regular|irregular|degenerate|spikes (default regular)");
+                  "allgatherv/reduce_scatter: regular|irregular|degenerate|spikes (default regular); "
+                  "alltoallv/many_to_many: regular|hot_sender|hot_receiver|sparse|permutation");
+  cmd->add_option("--seed", a->seed, "alltoallv/many_to_many: seed of the sparse and permutation traffic");
   cmd->add_option("-p", a->p, "Number of processes")->required();
   cmd->add_option("-m", a->m, "Message size in bytes")->required();
   cmd->add_option("-n", a->n, "Number of blocks (default: the alpha-beta optimum)");

@@ -110,6 +110,25 @@ extern "C" int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Dataty
   });
 }
 
+extern "C" int OPTCOLL_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm) {
+  return optcoll::mpi::guarded(
+      comm, [&] { optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+}
+
+extern "C" int OPTCOLL_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    using optcoll::mpi::widen;
+    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
+    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
+    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
+    optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, widen(recvcounts, comm, "recvcounts"),
+                                 widen(rdispls, comm, "rdispls"), recvtype, comm, {});
+  });
+}
+
 extern "C" int OPTCOLL_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                             MPI_Op op, MPI_Comm comm) {
   return optcoll::mpi::guarded(

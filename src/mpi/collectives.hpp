@@ -42,8 +42,11 @@ void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, con
 // complete: base must hold every block at the end.
 // layout: the caller's layout for the collectives with one group per rank
 // (plan::has_rank_groups); copied into the cache with the plan.
+// parts: the exchanges' memory areas (MpiExecutor::set_parts; layout is then
+// the calling rank's own exchange layout, plan/alltoall.hpp).
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr);
+              const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr,
+              std::span<const MpiExecutor::Part> parts = {});
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
@@ -73,5 +76,19 @@ void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype send
 void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
                    MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, const Options& options);
+
+// Personalized exchanges (alltoall.cpp, many_to_many.cpp): MPI's semantics
+// with 64-bit counts and displacements (in elements of the types);
+// sendbuf may be MPI_IN_PLACE (the data is then recvbuf's, with the
+// receive counts, displacements and type).
+void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                    std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                       std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options);
 
 }  // namespace optcoll::mpi

@@ -42,6 +42,23 @@ void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datat
                const Options& options) {
   mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options);
 }
+void alltoall(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+  mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
+}
+
+void alltoallv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
+               MPI_Datatype sendtype, void* recvbuf, std::span<const std::int64_t> recvcounts,
+               std::span<const std::int64_t> rdispls, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+  mpi::alltoallv_impl(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, options);
+}
+
+void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
+                  void* recvbuf, std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
+                  MPI_Datatype type, MPI_Comm comm, const Options& options) {
+  mpi::many_to_many_impl(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, comm, options);
+}
+
 void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
   mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);

@@ -64,12 +64,18 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayou
   if (layout.extent() > data_extent_)
     groups_ = offset(scratch.groups.get(cfg.type.span_bytes(layout.extent() - data_extent_)), -cfg.type.true_lb);
   packed_chunk_bytes_ = -1;
+  parts_.clear();
   init_ = nullptr;
   fresh_.clear();
   out_.form = in_.form = Form::none;
   requests_.clear();
   deferred_.clear();
   locals_.clear();
+}
+
+void MpiExecutor::set_parts(std::span<const Part> parts) {
+  parts_.assign(parts.begin(), parts.end());
+  if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
 
 void MpiExecutor::run(const plan::RankPlan& plan) {
@@ -120,21 +126,24 @@ void MpiExecutor::gather(std::span<const BlockRun> runs, std::vector<Segment>& s
   elements = 0;
   const auto add = [&](Segment s) {
     if (s.count == 0) return;
-    if (!segs.empty() && segs.back().offset + segs.back().count == s.offset && s.offset != data_extent_)
+    if (!segs.empty() && segs.back().offset + segs.back().count == s.offset && !is_boundary(s.offset))
       segs.back().count += s.count;
     else
       segs.push_back(s);
     elements += s.count;
   };
+  const auto split_at = [&](Segment& s, std::int64_t b) {
+    if (s.offset < b && s.offset + s.count > b) {
+      add({s.offset, b - s.offset});
+      s = {b, s.offset + s.count - b};
+    }
+  };
   for (const BlockRun& r : runs) {
     if (!layout_->valid(r)) throw Error(Errc::internal, "plan names an invalid block run");
-    const Segment s = layout_->run(r);
-    if (s.offset < data_extent_ && s.offset + s.count > data_extent_) {
-      add({s.offset, data_extent_ - s.offset});
-      add({data_extent_, s.offset + s.count - data_extent_});
-    } else {
-      add(s);
-    }
+    Segment s = layout_->run(r);
+    for (const Part& pt : parts_) split_at(s, pt.first);
+    split_at(s, data_extent_);
+    add(s);
   }
 }
 

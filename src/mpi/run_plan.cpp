@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "collectives.hpp"
+#include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -18,7 +19,8 @@ bool same(const plan::PlanSpec& a, const plan::PlanSpec& b) {
 }  // namespace
 
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init, bool complete, const plan::BlockLayout* layout) {
+              const void* init, bool complete, const plan::BlockLayout* layout,
+              std::span<const MpiExecutor::Part> parts) {
   const auto slot = static_cast<std::size_t>(spec.op);
   CommState::CachedPlan& cached = s.plans[slot];
   CommState::CachedLayout& kept = s.layouts[slot];
@@ -35,6 +37,10 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
       if (s.all_roots == nullptr) s.all_roots = std::make_unique<schedule::AllRootsSchedule>(s.graph);
       ctx.layout = kept.layout.get();
       ctx.all_roots = s.all_roots.get();
+    } else if (plan::is_exchange(spec.op)) {
+      if (layout == nullptr) throw Error(Errc::internal, "run_plan: an exchange needs its layout");
+      kept.layout = std::make_unique<plan::BlockLayout>(*layout);  // this rank's own (plan/alltoall.hpp)
+      ctx.layout = kept.layout.get();
     }
     cached.plan = choice.algorithm->make(ctx, s.rank);
     cached.algorithm = choice.algorithm;
@@ -49,6 +55,7 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   cfg.wait = s.wait;
   cfg.spin = s.spin;
   s.executor.bind(cfg, base, cached.plan->layout(), s.scratch);
+  if (!parts.empty()) s.executor.set_parts(parts);
   if (init != nullptr) s.executor.set_initial(init, spec.commutative, complete);
   s.executor.run(*cached.plan);
   s.scratch.trim(kKeepScratch);
@@ -64,8 +71,9 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
     check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
   }
   const std::int64_t bytes = count * c.type.size;
-  const Choice ch = op == plan::Collective::allreduce ? choose_allreduce(s, count, bytes, commutative != 0, options)
-                                                      : choose(s, op, count, bytes, commutative != 0, options);
+  const Choice ch = op == plan::Collective::allreduce  ? choose_allreduce(s, count, bytes, commutative != 0, options)
+                    : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
+                                                       : choose(s, op, count, bytes, commutative != 0, options);
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);
   d.blocks = ch.blocks;

@@ -1,6 +1,8 @@
 // Algorithm and block-count selection (see optcoll/mpi/select.hpp).
 #include "optcoll/mpi/select.hpp"
 
+#include "optcoll/model/alltoall.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
@@ -118,6 +120,14 @@ Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bo
   if (t_dissemination > t_circulant) return c;
   c.algorithm = plan::find_algorithm(plan::Collective::allreduce, "dissemination");
   c.blocks = 1;
+  return c;
+}
+
+Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& options) {
+  Choice c = choose(s, plan::Collective::alltoall, 1, block_bytes, true, options);
+  if (!c.automatic || s.size <= 2) return c;
+  const bool bruck = model::alltoall_prefers_bruck(s.size, block_bytes, block_model(s).ab);
+  c.algorithm = plan::find_algorithm(plan::Collective::alltoall, bruck ? "bruck" : "shift");
   return c;
 }
 

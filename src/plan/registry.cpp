@@ -69,6 +69,16 @@ constexpr std::array kAlgorithms{
                   "whole buffer along the LogP-optimal tree B(p) for OPTCOLL_LOGP=L,o,g (Karp et al. 1993)"},
     AlgorithmInfo{C::reduce, "logp_tree", true, false, B::one, &make_reduce_logp_tree,
                   "the logp_tree broadcast reversed (Karp et al. 1993, §4.2)"},
+    AlgorithmInfo{C::alltoall, "shift", false, false, B::one, &make_alltoall_shift,
+                  "step j: rank i sends to i+j, receives from i-j; p-1 rounds of one block (notes §8.2)"},
+    AlgorithmInfo{C::alltoall, "bruck", false, false, B::one, &make_alltoall_bruck,
+                  "hypercubic: ceil(log2 p) rounds of about p/2 blocks, any p, rotations by indexing (notes §8.3)"},
+    AlgorithmInfo{C::alltoallv, "shift", false, false, B::one, &make_alltoall_shift,
+                  "step j: rank i sends to i+j, receives from i-j; p-1 rounds, empty messages skipped (notes §8.2)"},
+    AlgorithmInfo{C::many_to_many, "two_phase", false, false, B::one, &make_many_to_many_two_phase,
+                  "every message split in p pieces spread over all ranks, then routed: 2(p-1) rounds (notes §9)"},
+    AlgorithmInfo{C::many_to_many, "direct", false, true, B::one, &make_alltoall_shift,
+                  "the shift schedule on the whole messages (Alltoallv), for comparison"},
 };
 
 }  // namespace
@@ -113,6 +123,12 @@ std::string_view to_string(Collective op) noexcept {
       return "scan";
     case Collective::exscan:
       return "exscan";
+    case Collective::alltoall:
+      return "alltoall";
+    case Collective::alltoallv:
+      return "alltoallv";
+    case Collective::many_to_many:
+      return "many_to_many";
   }
   return "?";
 }

@@ -361,5 +361,70 @@ class scatterv final : public Exercise {
   Ints in_, out_;
 };
 
+// bytes: p blocks of one rank's send buffer.
+template <auto Optcoll, auto Native>
+class alltoall final : public Exercise {
+ public:
+  alltoall(MPI_Comm comm, std::int64_t bytes)
+      : comm_(comm),
+        n_(std::max(1, elements(bytes) / size_of(comm))),
+        in_(static_cast<std::size_t>(n_ * size_of(comm))),
+        out_(in_.size()) {
+    fill(in_, rank_of(comm));
+  }
+  void run(bool optcoll) override {
+    optcoll ? Optcoll(in_.data(), n_, MPI_INT, out_.data(), n_, MPI_INT, comm_)
+            : Native(in_.data(), n_, MPI_INT, out_.data(), n_, MPI_INT, comm_);
+  }
+  bool same_results() override {
+    return compare_runs(
+        out_, [] {}, [&](bool o) { run(o); });
+  }
+
+ private:
+  MPI_Comm comm_;
+  int n_;
+  Ints in_, out_;
+};
+
+// Counts around bytes / p^2 per message, differing by (i + j) mod 3, the
+// messages with i + j = p / 2 (mod p) empty.
+template <auto Optcoll, auto Native>
+class alltoallv final : public Exercise {
+ public:
+  alltoallv(MPI_Comm comm, std::int64_t bytes) : comm_(comm) {
+    const int p = size_of(comm), r = rank_of(comm);
+    const int n = std::max(1, elements(bytes) / (p * p));
+    const auto count = [&](int i, int j) {
+      return (i + j) % p == p / 2 && p > 2 ? 0 : n / 2 + n * ((i + j) % 3) / 2 + 1;
+    };
+    int s = 0, t = 0;
+    for (int o = 0; o < p; ++o) {
+      sc_.push_back(count(r, o));
+      sd_.push_back(s);
+      s += sc_.back();
+      rc_.push_back(count(o, r));
+      rd_.push_back(t);
+      t += rc_.back();
+    }
+    in_.resize(static_cast<std::size_t>(std::max(s, 1)));
+    out_.resize(static_cast<std::size_t>(std::max(t, 1)));
+    fill(in_, r);
+  }
+  void run(bool optcoll) override {
+    optcoll ? Optcoll(in_.data(), sc_.data(), sd_.data(), MPI_INT, out_.data(), rc_.data(), rd_.data(), MPI_INT, comm_)
+            : Native(in_.data(), sc_.data(), sd_.data(), MPI_INT, out_.data(), rc_.data(), rd_.data(), MPI_INT, comm_);
+  }
+  bool same_results() override {
+    return compare_runs(
+        out_, [] {}, [&](bool o) { run(o); });
+  }
+
+ private:
+  MPI_Comm comm_;
+  Ints sc_, sd_, rc_, rd_;
+  Ints in_, out_;
+};
+
 }  // namespace exercises
 }  // namespace optcoll::pmpi

@@ -8,6 +8,7 @@
 #include "optcoll/optcoll.h"
 #include "runtime.hpp"
 #include "shapes.hpp"
+#include "shapes_alltoall.hpp"
 #include "shapes_gather.hpp"
 #include "shapes_reduction.hpp"
 

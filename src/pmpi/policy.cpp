@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "optcoll/error.hpp"
+#include "optcoll/model/alltoall.hpp"
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/plan/algorithms.hpp"
 
@@ -161,6 +162,17 @@ ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, 
       t.native = q * (ab.alpha + ab.beta * m);
       t.optcoll = t.native;
       break;
+    case Collective::alltoall:
+    case Collective::alltoallv:
+    case Collective::many_to_many: {
+      // bytes: one rank's whole send buffer. The native libraries run the
+      // same two schedules (Bruck for small blocks, pairwise / shift for
+      // large): a tie, left native until a tuning file says otherwise.
+      const auto block = static_cast<std::int64_t>(m / static_cast<double>(p));
+      t.native = std::min(model::alltoall_shift_time(p, block, ab), model::alltoall_bruck_time(p, block, ab));
+      t.optcoll = t.native;
+      break;
+    }
   }
   return t;
 }

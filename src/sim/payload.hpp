@@ -201,4 +201,44 @@ class IntervalTracker {
   std::vector<Value> v_;
 };
 
+// Personalized exchanges (alltoall, alltoallv, many_to_many): which piece of
+// which message a block holds, as a token ((src * p + dst) * c + piece), -1
+// for nothing. Blocks travel to other block ids (a send piece becomes a
+// receive piece), so every block is tracked; the send pieces, slots
+// [read_only_lo, read_only_hi), are the user's send buffer: never written.
+class TokenTracker {
+ public:
+  struct Value {
+    std::int64_t token = -1;
+  };
+  static double entry_bytes(rank_t) { return sizeof(std::int64_t); }
+  TokenTracker(rank_t, std::int64_t slots) : slots_(slots) {}
+  void new_round() {}
+  void resize(rank_t p) { v_.assign(static_cast<std::size_t>(p * slots_), -1); }
+  void read_only(std::int64_t lo, std::int64_t hi) {
+    lo_ = lo;
+    hi_ = hi;
+  }
+  void set_initial(rank_t, std::int64_t) {}
+  void put(rank_t r, std::int64_t s, std::int64_t token) { v_[idx(r, s)] = token; }
+  std::int64_t token(rank_t r, std::int64_t s) const { return v_[idx(r, s)]; }
+  std::string snapshot(rank_t from, std::int64_t s, Value& v) const {
+    v.token = v_[idx(from, s)];
+    return v.token >= 0 ? std::string() : "sends a block it does not hold";
+  }
+  std::string apply(rank_t to, std::int64_t s, const Value& v, Action a) {
+    if (a != Action::copy) return "combines in a copy collective";
+    if (s >= lo_ && s < hi_) return "writes into its send buffer";
+    v_[idx(to, s)] = v.token;
+    return {};
+  }
+  bool complete(rank_t, std::int64_t, rank_t, rank_t) const { return true; }
+
+ private:
+  std::size_t idx(rank_t r, std::int64_t s) const { return static_cast<std::size_t>(r * slots_ + s); }
+  std::int64_t slots_;
+  std::int64_t lo_ = 0, hi_ = 0;
+  std::vector<std::int64_t> v_;
+};
+
 }  // namespace optcoll::sim::detail

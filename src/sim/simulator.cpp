@@ -6,8 +6,10 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "optcoll/error.hpp"
+#include "optcoll/plan/alltoall.hpp"
 #include "optcoll/plan/executor.hpp"
 #include "payload.hpp"
 
@@ -128,6 +130,21 @@ bool same_blocks(const plan::BlockLayout& lay, std::span<const BlockRun> a, std:
   return i == a.size() && j == b.size();
 }
 
+// Personalized exchanges: blocks travel to other block ids, so the two ends
+// must agree block by block on the sizes (each from its own layout).
+bool same_sizes(const plan::BlockLayout& la, std::span<const BlockRun> a, const plan::BlockLayout& lb,
+                std::span<const BlockRun> b) {
+  std::size_t i = 0, j = 0;
+  std::int64_t ia = 0, jb = 0;
+  while (i < a.size() && j < b.size()) {
+    const std::int64_t x = a[i].first + ia, y = b[j].first + jb;
+    if (x < 0 || x >= la.blocks() || y < 0 || y >= lb.blocks() || la.block(x).count != lb.block(y).count) return false;
+    if (++ia == a[i].count) ++i, ia = 0;
+    if (++jb == b[j].count) ++j, jb = 0;
+  }
+  return i == a.size() && j == b.size();
+}
+
 // Which (rank, block) holds data at first and which must hold a final
 // result, per Collective (plan.hpp); group g = block / n belongs to rank g.
 struct Semantics {
@@ -174,7 +191,9 @@ class Run {
       : p_(ctx.spec.p),
         opt_(opt),
         sem_{ctx.spec.op, ctx.spec.root, 1},
-        posts_(p_, p_ >= kThreadedFrom ? std::max(1u, std::min(opt.threads, 64u)) : 1u) {
+        posts_(p_, p_ >= kThreadedFrom ? std::max(1u, std::min(opt.threads, 64u)) : 1u),
+        exchange_(plan::is_exchange(ctx.spec.op)),
+        pieces_(plan::exchange_pieces(ctx.spec.op, ctx.spec.p)) {
     plans_.reserve(static_cast<std::size_t>(p_));
     for (rank_t r = 0; r < p_; ++r) plans_.push_back(make(ctx, r));
     res_.rounds = plans_[0]->rounds();
@@ -185,6 +204,8 @@ class Run {
       const plan::RankPlan& pr = *plans_[static_cast<std::size_t>(r)];
       if (pr.rounds() != res_.rounds || pr.layout().blocks() != res_.blocks)
         error("rank " + std::to_string(r) + " disagrees with rank 0 on the number of rounds or blocks");
+      if (exchange_ && pr.layout().data_groups() < 2 * p_ * pieces_)
+        error("rank " + std::to_string(r) + "'s layout lacks the exchange's send and receive pieces");
     }
   }
 
@@ -265,6 +286,8 @@ class Run {
   }
 
   const plan::BlockLayout& layout() const { return *layout_; }
+  // Rank r's layout: its own for the exchanges, rank 0's (all equal) otherwise.
+  const plan::BlockLayout& lay(std::size_t r) const { return exchange_ ? plans_[r]->layout() : *layout_; }
   SimResult& result() { return res_; }
 
  private:
@@ -297,7 +320,8 @@ class Run {
         return;
       }
       if (posts_.post[tu].recv_from != static_cast<rank_t>(r) ||
-          !same_blocks(*layout_, posts_.sent(r), posts_.received(tu))) {
+          !(exchange_ ? same_sizes(lay(r), posts_.sent(r), lay(tu), posts_.received(tu))
+                      : same_blocks(*layout_, posts_.sent(r), posts_.received(tu)))) {
         c.errors.push_back(at(i, r) + "sends to " + std::to_string(t) + ", which does not expect these blocks from it");
         return;
       }
@@ -328,7 +352,7 @@ class Run {
   }
 
   std::int64_t message_bytes(std::int64_t i, std::size_t r, std::span<const BlockRun> runs, Chunk& c) const {
-    const plan::BlockLayout& lay = *layout_;
+    const plan::BlockLayout& lay = this->lay(r);
     std::int64_t elems = 0;
     for (const BlockRun& run : runs) {
       if (run.count == 1 && run.first >= 0 && run.first < lay.blocks()) {
@@ -350,6 +374,39 @@ class Run {
   // last when p * blocks would exceed the memory budget.
   template <class Tracker>
   Tracker make_tracker(const char* mode) {
+    if constexpr (std::is_same_v<Tracker, detail::TokenTracker>) {
+      return make_token_tracker(mode);
+    } else {
+      return make_position_tracker<Tracker>(mode);
+    }
+  }
+
+  // Exchanges: every block of every rank, or none beyond the budget.
+  detail::TokenTracker make_token_tracker(const char* mode) {
+    const std::int64_t blocks = layout().blocks();
+    const bool fits = static_cast<double>(p_) * static_cast<double>(blocks) * detail::TokenTracker::entry_bytes(p_) <=
+                      static_cast<double>(opt_.max_tracked_bytes);
+    const std::int64_t slots = opt_.track_payload && fits ? blocks : 0;
+    slot_of_.assign(static_cast<std::size_t>(blocks), -1);
+    for (std::int64_t b = 0; b < slots; ++b) {
+      slot_of_[static_cast<std::size_t>(b)] = b;
+      tracked_.push_back(b);
+    }
+    const std::int64_t pc = p_ * pieces_;
+    res_.tracked_blocks = slots > 0 ? 2 * pc : 0;
+    res_.payload = tracked_.empty() ? "none" : mode;
+    detail::TokenTracker t(p_, slots);
+    if (slots == 0) return t;
+    t.resize(p_);
+    t.read_only(pc, 2 * pc);
+    for (rank_t r = 0; r < p_; ++r)
+      for (std::int64_t g = 0; g < pc; ++g)  // send piece g: piece g % c of the message to g / c
+        t.put(r, pc + g, (r * p_ + g / pieces_) * pieces_ + g % pieces_);
+    return t;
+  }
+
+  template <class Tracker>
+  Tracker make_position_tracker(const char* mode) {
     const plan::BlockLayout& lay = layout();
     std::vector<std::int64_t> positions;
     for (std::int64_t b = 0; b < lay.blocks(); ++b)
@@ -388,11 +445,12 @@ class Run {
 
   // Local operations name valid runs of equal length and equal positions.
   void check_locals(std::int64_t i) {
-    const plan::BlockLayout& lay = layout();
     for (const Chunk& c : posts_.chunks)
       for (const auto& [r, op] : c.locals) {
+        const plan::BlockLayout& lay = this->lay(r);
+        const auto from = std::span(&op.from, 1), to = std::span(&op.to, 1);
         if (!lay.valid(op.from) || !lay.valid(op.to) || op.from.count != op.to.count ||
-            !same_blocks(lay, std::span(&op.from, 1), std::span(&op.to, 1))) {
+            !(exchange_ ? same_sizes(lay, from, lay, to) : same_blocks(lay, from, to))) {
           error(at(i, r) + "has an invalid local operation from [" + std::to_string(op.from.first) + ", +" +
                 std::to_string(op.from.count) + ") to [" + std::to_string(op.to.first) + ", +" +
                 std::to_string(op.to.count) + ")");
@@ -452,6 +510,21 @@ class Run {
 
   template <class Tracker>
   void check_final(const Tracker& tracker) {
+    if constexpr (std::is_same_v<Tracker, detail::TokenTracker>) {
+      // Receive piece g of rank r: piece g % c of the message from g / c.
+      for (rank_t r = 0; r < p_ && res_.ok(); ++r)
+        for (std::int64_t g = 0; g < p_ * pieces_; ++g) {
+          if (lay(static_cast<std::size_t>(r)).group(g).count == 0) continue;  // nothing to hold
+          const std::int64_t want = ((g / pieces_) * p_ + r) * pieces_ + g % pieces_;
+          if (tracker.token(r, g) != want) {
+            error("after " + std::to_string(res_.rounds) + " rounds rank " + std::to_string(r) +
+                  " lacks receive piece " + std::to_string(g) + " (holds token " + std::to_string(tracker.token(r, g)) +
+                  ")");
+            break;
+          }
+        }
+      return;
+    }
     for (rank_t r = 0; r < p_ && res_.ok(); ++r) {
       for (std::size_t s = 0; s < tracked_.size(); ++s)
         if (layout().is_data(tracked_[s]) && sem_.required(r, tracked_[s]) &&
@@ -473,6 +546,8 @@ class Run {
   std::vector<std::int64_t> tracked_;
   std::vector<std::int64_t> slot_of_;
   SimResult res_;
+  bool exchange_ = false;    // per-rank layouts, tokens
+  std::int64_t pieces_ = 1;  // c of an exchange
 };
 
 }  // namespace
@@ -482,7 +557,10 @@ SimResult simulate(const plan::PlanContext& ctx, plan::PlanFactory make, const S
   if (ctx.graph == nullptr || ctx.graph->p() != ctx.spec.p)
     throw Error(Errc::internal, "simulate: the context's graph does not match spec.p");
   if (opt.elem_size < 1) throw Error(Errc::invalid_count, "element size must be >= 1");
+  if (plan::is_exchange(ctx.spec.op) && ctx.layout == nullptr && ctx.rank_layouts == nullptr)
+    throw Error(Errc::internal, "simulate: an exchange needs the ranks' layouts");
   Run run(ctx, make, opt);
+  if (plan::is_exchange(ctx.spec.op)) return run.simulate<detail::TokenTracker>("exact");
   if (!plan::is_reduction(ctx.spec.op)) return run.simulate<detail::HeldTracker>("exact");
   if (!ctx.spec.commutative) return run.simulate<detail::IntervalTracker>("interval");
   if (ctx.spec.p <= opt.exact_limit) return run.simulate<detail::SetTracker>("exact");

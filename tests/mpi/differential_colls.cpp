@@ -230,6 +230,108 @@ void run_allgatherv(const Call& c, Tally& t) {
   run_allgather_common(c, t, true);
 }
 
+// Alltoall, Alltoallv and many_to_many (C++ only; oracle: native
+// MPI_Alltoallv): recvbuf (holes and gaps included) must match, sendbuf
+// must not change. With MPI_IN_PLACE the input is recvbuf's content, and
+// the oracle runs natively from a copy of it (the holes of recvbuf keep the
+// input's bytes). Send and receive types are the same: Open MPI 4.1.4's
+// MPI_Alltoall is wrong for a derived send type that differs from the
+// receive type (mpi_alltoall_test.cpp).
+enum class Exchange { regular, v, many };
+
+// Elements from rank i to rank j, the same function at every rank;
+// symmetric for MPI_IN_PLACE (MPI requires it there).
+std::int64_t exchange_count(const Call& c, int i, int j) {
+  if (c.in_place && i > j) std::swap(i, j);
+  const std::uint64_t kind = mix(c.blocks_draw, 7) % 4;
+  const std::uint64_t h =
+      mix(mix(c.blocks_draw, 13), static_cast<std::uint64_t>(i) * 65599 + static_cast<std::uint64_t>(j));
+  if (kind == 0) return c.count;
+  if (kind == 1) return h % 3 == 0 ? 0 : c.count;
+  if (kind == 2)  // one hot sender
+    return i == static_cast<int>(c.root_draw % static_cast<std::uint64_t>(c.size)) ? c.count
+                                                                                   : static_cast<std::int64_t>(h % 2);
+  return static_cast<std::int64_t>(h % static_cast<std::uint64_t>(c.count + 1));
+}
+
+void run_exchange(const Call& c, Tally& t, Exchange shape) {
+  const plan::Collective which = shape == Exchange::regular ? plan::Collective::alltoall
+                                 : shape == Exchange::v     ? plan::Collective::alltoallv
+                                                            : plan::Collective::many_to_many;
+  const bool cpp = c.cpp_api || shape == Exchange::many;
+  const Options o = options_of(c, which);
+  const std::string what = describe(c, std::string(plan::to_string(which)).c_str(), cpp ? &o : nullptr);
+  const auto p = static_cast<std::size_t>(c.size);
+  std::vector<std::int64_t> sc(p), sd(p), rc(p), rd(p);
+  std::int64_t sat = 0, rat = 0;
+  const bool gaps = shape != Exchange::regular && c.algorithm_draw % 3 == 0;
+  for (std::size_t j = 0; j < p; ++j) {
+    sc[j] = shape == Exchange::regular ? c.count : exchange_count(c, c.rank, static_cast<int>(j));
+    sd[j] = sat;
+    sat += sc[j];
+  }
+  for (std::size_t k = 0; k < p; ++k) {
+    const std::size_t i = gaps ? p - 1 - k : k;  // reversed with gaps, or packed
+    rc[i] = shape == Exchange::regular ? c.count : exchange_count(c, static_cast<int>(i), c.rank);
+    rd[i] = rat;
+    rat += rc[i] + (gaps ? 1 : 0);
+  }
+  const bool in_place = c.in_place && shape != Exchange::many;
+  Bytes send, recv;
+  fill(send, *c.type, sat, c.seed, salt(c, 1, c.rank));
+  fill(recv, *c.type, rat, c.seed, salt(c, 2, c.rank));
+  Bytes input = send;  // the data native MPI sends, laid out like send
+  if (in_place) {
+    // recvbuf holds the input (receive layout); native gets it repacked.
+    for (std::size_t i = 0; i < p; ++i) sc[i] = rc[i];
+    sat = 0;
+    for (std::size_t i = 0; i < p; ++i) {
+      sd[i] = sat;
+      sat += sc[i];
+    }
+    fill(input, *c.type, sat, c.seed, salt(c, 3, c.rank));
+    for (std::size_t i = 0; i < p; ++i)
+      std::copy(input.begin() + sd[i] * c.type->extent, input.begin() + (sd[i] + sc[i]) * c.type->extent,
+                recv.begin() + rd[i] * c.type->extent);
+  }
+  const Bytes original = send;
+  Bytes native = recv;
+  const void* sb = in_place ? MPI_IN_PLACE : send.data();
+  const std::vector<int> sci = to_int(sc), sdi = to_int(sd), rci = to_int(rc), rdi = to_int(rd);
+  const MPI_Datatype ty = c.type->type;
+  const auto n = static_cast<int>(c.count);
+  const int orc = guarded([&] {
+    if (!cpp)
+      return shape == Exchange::regular
+                 ? OPTCOLL_Alltoall(sb, n, ty, recv.data(), n, ty, c.comm)
+                 : OPTCOLL_Alltoallv(sb, sci.data(), sdi.data(), ty, recv.data(), rci.data(), rdi.data(), ty, c.comm);
+    if (shape == Exchange::regular)
+      alltoall(sb, c.count, ty, recv.data(), c.count, ty, c.comm, o);
+    else if (shape == Exchange::v)
+      alltoallv(sb, sc, sd, ty, recv.data(), rc, rd, ty, c.comm, o);
+    else
+      many_to_many(sb, sc, sd, recv.data(), rc, rd, ty, c.comm, o);
+    return MPI_SUCCESS;
+  });
+  const int nrc = MPI_Alltoallv(in_place ? input.data() : original.data(), sci.data(), sdi.data(), ty, native.data(),
+                                rci.data(), rdi.data(), ty, c.comm);
+  const bool bad = failed(c, t, what, orc, "optcoll") || failed(c, t, what, nrc, "native");
+  corrupt(c, recv);
+  if (bad) return;
+  compare(c, t, what, "recvbuf", recv, native);
+  if (!in_place) compare(c, t, what, "sendbuf (must be unchanged)", send, original);
+}
+
+void run_alltoall(const Call& c, Tally& t) {
+  run_exchange(c, t, Exchange::regular);
+}
+void run_alltoallv(const Call& c, Tally& t) {
+  run_exchange(c, t, Exchange::v);
+}
+void run_many_to_many(const Call& c, Tally& t) {
+  run_exchange(c, t, Exchange::many);
+}
+
 // Reduce_scatter_block, Reduce_scatter and Allreduce: the native oracle
 // always gets a separate send buffer (see run_reduce). With MPI_IN_PLACE
 // only the result part of recvbuf is defined afterwards.
@@ -500,6 +602,9 @@ const std::vector<Collective>& collectives() {
       {"gatherv", &run_gatherv},
       {"scatter", &run_scatter},
       {"scatterv", &run_scatterv},
+      {"alltoall", &run_alltoall},
+      {"alltoallv", &run_alltoallv},
+      {"many_to_many", &run_many_to_many},
   };
   return all;
 }

@@ -3,7 +3,7 @@
  * linked) and requires identical output.
  *
  * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block),
- * MPI_Allreduce, MPI_Gather(v) and MPI_Scatter(v) in many forms: counts 0 .. 10^5, roots
+ * MPI_Allreduce, MPI_Gather(v), MPI_Scatter(v) and MPI_Alltoall(v) in many forms: counts 0 .. 10^5, roots
  * 0, p-1, p/2, ranks passing different datatypes with the same signature
  * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
  * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, NOPS };
-static const char* op_names[NOPS] = {"MPI_Bcast",          "MPI_Reduce",    "MPI_Allgather", "MPI_Allgatherv",
-                                     "MPI_Reduce_scatter_block", "MPI_Reduce_scatter", "MPI_Allreduce", "MPI_Gather",
-                                     "MPI_Gatherv",        "MPI_Scatter",   "MPI_Scatterv"};
+enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLTOALL,
+       ALLTOALLV, NOPS };
+static const char* op_names[NOPS] = {"MPI_Bcast",      "MPI_Reduce",    "MPI_Allgather",  "MPI_Allgatherv",
+                                     "MPI_Reduce_scatter_block", "MPI_Reduce_scatter", "MPI_Allreduce",
+                                     "MPI_Gather",     "MPI_Gatherv",   "MPI_Scatter",    "MPI_Scatterv",
+                                     "MPI_Alltoall",   "MPI_Alltoallv"};
 enum { MOVING, TRIVIAL, INTER, INVALID, NKINDS };
 static const char* kind_names[NKINDS] = {"moving", "trivial", "inter", "invalid"};
 static long counts[NOPS][NKINDS];
@@ -192,6 +194,68 @@ static void allgatherv_case(int scale, MPI_Comm comm) {
   free(displs);
 }
 
+/* Alltoall of n ints per block: plain, MPI_IN_PLACE, or mixed (each block
+ * sent as one element of a contiguous n-int type, received as n MPI_INT). */
+static void alltoall_case(int n, int mixed, int in_place, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  int* s = malloc(sizeof(int) * (size_t)(n * p + 1));
+  int* r = malloc(sizeof(int) * (size_t)(n * p + 1));
+  for (int i = 0; i < n * p; ++i) s[i] = rank * 100000 + i;
+  for (int i = 0; i <= n * p; ++i) r[i] = in_place && i < n * p ? s[i] : -5;
+  if (mixed) {
+    MPI_Datatype c;
+    MPI_Type_contiguous(n, MPI_INT, &c);
+    MPI_Type_commit(&c);
+    MPI_Alltoall(s, 1, c, r, n, MPI_INT, comm);
+    MPI_Type_free(&c);
+  } else {
+    MPI_Alltoall(in_place ? MPI_IN_PLACE : s, n, MPI_INT, r, n, MPI_INT, comm);
+  }
+  note(ALLTOALL, comm, (long)n * 4 * p);
+  hash(r, sizeof(int) * (size_t)(n * p + 1));
+  free(s);
+  free(r);
+}
+
+/* Alltoallv: (i + 2j) * scale % 5 * scale ints from i to j (some none),
+ * received in reverse rank order with a gap of one int. Counted as moving
+ * whenever p > 1 (no rank sees the whole payload). */
+static void alltoallv_case(int scale, MPI_Comm comm) {
+  int rank, p;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  int* sc = malloc(sizeof(int) * (size_t)p);
+  int* sd = malloc(sizeof(int) * (size_t)p);
+  int* rc = malloc(sizeof(int) * (size_t)p);
+  int* rd = malloc(sizeof(int) * (size_t)p);
+  int sat = 0, rat = 0;
+  for (int j = 0; j < p; ++j) {
+    sc[j] = (rank + 2 * j) * scale % 5 * scale;
+    sd[j] = sat;
+    sat += sc[j];
+  }
+  for (int i = p - 1; i >= 0; --i) {
+    rc[i] = (i + 2 * rank) * scale % 5 * scale;
+    rd[i] = rat;
+    rat += rc[i] + 1;
+  }
+  int* s = malloc(sizeof(int) * (size_t)(sat + 1));
+  int* r = malloc(sizeof(int) * (size_t)(rat + 1));
+  for (int i = 0; i < sat; ++i) s[i] = rank * 1000 + i;
+  for (int i = 0; i <= rat; ++i) r[i] = -9;
+  MPI_Alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, comm);
+  note(ALLTOALLV, comm, 1);
+  hash(r, sizeof(int) * (size_t)(rat + 1));
+  free(s);
+  free(r);
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+}
+
 /* Reduce_scatter_block and Reduce_scatter (MPI_SUM on ints; the
  * non-commutative matrices for the block variant), and Allreduce (MPI_SUM,
  * MPI_MAX on integer-valued doubles, the matrices, MPI_IN_PLACE). */
@@ -349,6 +413,8 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
     if (c < 4) {
       allgather_case(counts_[c], 0, c % 2, comm);
       if (counts_[c] > 0) allgather_case(counts_[c], 1, 0, comm);
+      alltoall_case(counts_[c], 0, c % 2, comm);
+      if (counts_[c] > 0) alltoall_case(counts_[c], 1, 0, comm);
       reduce_scatter_cases(counts_[c], matop, mat, comm);
     }
   }
@@ -359,6 +425,8 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   gatherv_scatterv_case(1, p / 2, 0, comm);
   gatherv_scatterv_case(40, p - 1, 1, comm);
   gatherv_scatterv_case(200, 0, 0, comm);
+  alltoallv_case(1, comm);
+  alltoallv_case(300, comm);
 }
 
 int main(int argc, char** argv) {

@@ -103,6 +103,18 @@ class MpiExecutor final : public plan::Executor {
   // capacity across calls.
   void bind(const ExecConfig& cfg, void* base, const plan::BlockLayout& layout, Scratch& scratch);
 
+  // After bind(): the caller's part of the working buffer lies in several
+  // memory areas (the personalized exchanges: receive buffer, send buffer,
+  // working space; plan/alltoall.hpp). parts[k] = {first, base}: elements
+  // [first, parts[k+1].first) are at base (element `first` at base); the
+  // first part starts at element 0, the last ends at layout.data_extent().
+  // A message or local operation never spans two parts in one segment.
+  struct Part {
+    std::int64_t first = 0;
+    void* base = nullptr;
+  };
+  void set_parts(std::span<const Part> parts);
+
   // After bind(): the initial content of the caller's part of the working
   // buffer is at init (same layout as base), not in base (see above). With
   // materialize_at_end, blocks still untouched are copied at the end of
@@ -136,8 +148,18 @@ class MpiExecutor final : public plan::Executor {
 
   void gather(std::span<const plan::BlockRun> runs, std::vector<plan::Segment>& segs, std::int64_t& elements) const;
   std::byte* at(std::int64_t element) const noexcept {
-    return element < data_extent_ ? offset(base_, element * cfg_.type.extent)
-                                  : offset(groups_, (element - data_extent_) * cfg_.type.extent);
+    if (element >= data_extent_) return offset(groups_, (element - data_extent_) * cfg_.type.extent);
+    if (parts_.empty()) return offset(base_, element * cfg_.type.extent);
+    std::size_t k = parts_.size() - 1;
+    while (k > 0 && parts_[k].first > element) --k;
+    return offset(parts_[k].base, (element - parts_[k].first) * cfg_.type.extent);
+  }
+  // Whether a segment must not continue across element e (a part starts there).
+  bool is_boundary(std::int64_t e) const noexcept {
+    if (e == data_extent_) return true;
+    for (const Part& pt : parts_)
+      if (pt.first == e) return true;
+    return false;
   }
   void post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements);
   void post_packed(bool is_send, int peer, Message& m);
@@ -164,6 +186,7 @@ class MpiExecutor final : public plan::Executor {
   ExecConfig cfg_;
   std::byte* base_ = nullptr;
   std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer
+  std::vector<Part> parts_;      // set_parts(); empty: all at base_
   std::int64_t data_extent_ = 0;
   const plan::BlockLayout* layout_ = nullptr;
   Scratch* scratch_ = nullptr;

@@ -54,6 +54,14 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
 // 2 (n-1+q) (alpha + beta m/n), and dissemination, q (alpha + beta m).
 Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, const Options& options);
 
+// Alltoall with blocks of block_bytes: choose(); without Options or
+// OPTCOLL_ALLTOALL the alpha-beta model (model/alltoall.hpp, calibrated
+// alpha and beta) picks Bruck's algorithm, sum over its q rounds of
+// alpha + beta * blocks moved * block_bytes, or the shift schedule,
+// (p-1)(alpha + beta * block_bytes). Collective (calibration) when automatic
+// and p > 2.
+Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& options);
+
 // What a call with these arguments would run, for tests and benchmarks
 // (collective when it builds the cache or calibrates). mpi_op is used by
 // the reductions only.

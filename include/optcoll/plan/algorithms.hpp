@@ -30,6 +30,11 @@ struct PlanContext {
   // gather/scatter "tree": the tree and its rounds (trees/schedule.hpp),
   // rooted at spec.root, over the layout's groups.
   const trees::TreeSchedule* tree = nullptr;
+  // Personalized exchanges (plan::is_exchange): each rank's own layout
+  // (alltoall.hpp). The MPI layer sets `layout` to the calling rank's; the
+  // simulator sets `rank_layouts` to p layouts, rank r's plan using
+  // rank_layouts[r] (`layout` alone: the same at every rank).
+  const BlockLayout* rank_layouts = nullptr;
 };
 
 using PlanFactory = std::unique_ptr<RankPlan> (*)(const PlanContext&, rank_t rank);
@@ -167,5 +172,11 @@ std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_gather_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank);
+// Personalized exchanges (alltoall.hpp): the shift schedule (alltoall,
+// alltoallv, and many_to_many's "direct"), Bruck's hypercubic exchange
+// (equal counts), two-phase balanced routing (many_to_many).
+std::unique_ptr<RankPlan> make_alltoall_shift(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_alltoall_bruck(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_many_to_many_two_phase(const PlanContext& ctx, rank_t rank);
 
 }  // namespace optcoll::plan

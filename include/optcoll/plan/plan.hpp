@@ -187,8 +187,22 @@ enum class Collective : std::uint8_t {
   allreduce,       // every block, combined over all ranks, ends at every rank
   scan,            // every block, combined over ranks 0..r, ends at rank r
   exscan,          // every block, combined over ranks 0..r-1, ends at rank r > 0
+  // Personalized exchanges (alltoall.hpp): every rank has its own layout
+  // (RankPlan::layout() may differ between ranks), whose data groups are
+  // p*c receive pieces, then p*c send pieces, then working space that starts
+  // empty; send piece d*c + x of rank r is piece x of the message from r to d
+  // and must end in receive piece r*c + x of rank d. c = 1 for alltoall(v),
+  // c = p for many_to_many (every message split into p pieces).
+  alltoall,      // equal counts (MPI_Alltoall)
+  alltoallv,     // any counts (MPI_Alltoallv)
+  many_to_many,  // any counts, routed through intermediate ranks
 };
-inline constexpr std::size_t kCollectives = 9;
+inline constexpr std::size_t kCollectives = 12;
+
+// Whether op is a personalized exchange (per-rank layouts, see above).
+constexpr bool is_exchange(Collective op) noexcept {
+  return op == Collective::alltoall || op == Collective::alltoallv || op == Collective::many_to_many;
+}
 
 // Whether the working buffers combine contributions (else they copy).
 constexpr bool is_reduction(Collective op) noexcept {

@@ -1,0 +1,59 @@
+// Shapes of the personalized exchanges (shapes.hpp): MPI_Alltoall and
+// MPI_Alltoallv. OPTCOLL_Alltoall(v) take any datatypes with matching
+// signatures themselves (they move bytes, src/mpi/exchange.hpp), so the
+// arguments go through unchanged.
+//
+// The route's payload is what every rank knows: for Alltoall p times the
+// block's bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE:
+// equal at every rank); for Alltoallv nothing (each rank sees its own
+// counts only), so `auto` leaves it native and a forced optcoll takes it.
+#pragma once
+
+#include "shapes.hpp"
+
+// clang-format off
+#define OPTCOLL_PMPI_PARAMS_alltoall \
+  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
+   MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_alltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+#define OPTCOLL_PMPI_PARAMS_alltoallv \
+  (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, \
+   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+#define OPTCOLL_PMPI_ARGS_alltoallv \
+  (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
+// clang-format on
+
+namespace optcoll::pmpi::shapes {
+
+template <Op kOp, auto Optcoll, auto Native>
+int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoall;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
+  if (!in_place) g.payload(recvcount, recvtype);
+  std::int64_t total = -1;
+  if (g.bad == nullptr) total = block * g.size;
+  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_alltoall;
+  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoall; });
+}
+
+template <Op kOp, auto Optcoll, auto Native>
+int alltoallv OPTCOLL_PMPI_PARAMS_alltoallv {
+  Gate g(comm);
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoallv;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  g.payload(1, recvtype);
+  if (!in_place) g.payload(1, sendtype);
+  if (g.bad == nullptr &&
+      (recvcounts == nullptr || rdispls == nullptr || (!in_place && (sendcounts == nullptr || sdispls == nullptr))))
+    g.bad = "NULL counts or displacements";
+  for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+    if (recvcounts[i] < 0 || (!in_place && sendcounts[i] < 0)) g.bad = "negative count";
+  // (A `bad` seen at one rank only makes it alone take PMPI_*: an
+  // erroneous call, which the native call reports.)
+  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_alltoallv;
+  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoallv; });
+}
+
+}  // namespace optcoll::pmpi::shapes

@@ -1,0 +1,276 @@
+// The personalized exchanges as plans, run by the simulator: exact data flow
+// (every piece of every message ends at its destination, send buffers never
+// written), one-portedness and message matching for many p, the round
+// counts and alpha-beta times against model/alltoall.hpp, the piece split,
+// and the two-phase routing's balance on skewed traffic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "optcoll/error.hpp"
+#include "optcoll/model/alltoall.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/alltoall.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll {
+namespace {
+
+using plan::Collective;
+using plan::rank_t;
+
+int ceil_log2(rank_t p) {
+  int q = 0;
+  while ((rank_t{1} << q) < p) ++q;
+  return q;
+}
+
+// Runs algorithm `name` of op with rank r's layout layouts[r].
+sim::SimResult run(Collective op, std::string_view name, rank_t p, const std::vector<plan::BlockLayout>& layouts,
+                   const sim::SimOptions& opt = {}) {
+  const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
+  EXPECT_NE(a, nullptr) << name;
+  plan::PlanSpec spec;
+  spec.op = op;
+  spec.p = p;
+  const schedule::Circulant g(p);
+  plan::PlanContext ctx{spec, &g};
+  ctx.rank_layouts = layouts.data();
+  return sim::simulate(ctx, a->make, opt);
+}
+
+std::vector<std::int64_t> regular(rank_t p, std::int64_t count) {
+  return std::vector<std::int64_t>(static_cast<std::size_t>(p * p), count);
+}
+
+TEST(AlltoallPlans, ShiftAndBruckMoveEveryBlockForManyP) {
+  for (const rank_t p : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32, 33, 63, 64, 65, 100}) {
+    for (const std::int64_t count : {0, 1, 3}) {
+      const auto layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, count));
+      for (const char* name : {"shift", "bruck"}) {
+        sim::SimOptions opt;
+        opt.alpha_beta = {1e-6, 1e-9};
+        const sim::SimResult r = run(Collective::alltoall, name, p, layouts, opt);
+        ASSERT_TRUE(r.ok()) << name << " p=" << p << " count=" << count << ": " << r.errors[0];
+        EXPECT_EQ(r.payload, "exact");
+        const bool shift = std::string_view(name) == "shift";
+        EXPECT_EQ(r.rounds, p == 1 ? 1 : (shift ? p - 1 : ceil_log2(p))) << name << " p=" << p;
+        if (count == 0) {
+          EXPECT_EQ(r.messages, 0);
+          continue;
+        }
+        // Lockstep alpha-beta time = the model's price (all blocks equal).
+        const double want = shift ? model::alltoall_shift_time(p, count, opt.alpha_beta)
+                                  : model::alltoall_bruck_time(p, count, opt.alpha_beta);
+        EXPECT_NEAR(r.alpha_beta_time, want, 1e-12) << name << " p=" << p;
+        if (shift) {
+          EXPECT_EQ(r.total_bytes, p * (p - 1) * count);
+        }
+      }
+    }
+  }
+}
+
+TEST(AlltoallPlans, LargeP) {
+  // Exact tracking at p = 1500 (4p blocks per rank), matching and costs
+  // without payload beyond the memory budget.
+  for (const rank_t p : {1024, 1500}) {
+    const auto layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, 2));
+    const sim::SimResult b = run(Collective::alltoall, "bruck", p, layouts);
+    ASSERT_TRUE(b.ok()) << b.errors[0];
+    EXPECT_EQ(b.payload, "exact");
+    EXPECT_EQ(b.rounds, ceil_log2(p));
+  }
+  const rank_t p = 1000;
+  const auto layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, 1));
+  const sim::SimResult s = run(Collective::alltoall, "shift", p, layouts);
+  ASSERT_TRUE(s.ok()) << s.errors[0];
+  EXPECT_EQ(s.rounds, p - 1);
+  EXPECT_EQ(s.max_bytes_sent, p - 1);
+  sim::SimOptions tight;
+  tight.max_tracked_bytes = 1 << 20;
+  const rank_t big = 3000;
+  const auto big_layouts = plan::exchange_layouts(Collective::alltoall, big, regular(big, 1));
+  const sim::SimResult u = run(Collective::alltoall, "bruck", big, big_layouts, tight);
+  ASSERT_TRUE(u.ok()) << u.errors[0];
+  EXPECT_EQ(u.payload, "none");
+  EXPECT_NEAR(u.alpha_beta_time, model::alltoall_bruck_time(big, 1, tight.alpha_beta), 1e-12);
+}
+
+TEST(AlltoallPlans, ShiftAlltoallvRandomCountsWithZeros) {
+  std::mt19937_64 rng(17);
+  for (const rank_t p : {1, 2, 3, 5, 6, 7, 9, 17, 40}) {
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p));
+      for (auto& c : counts) c = rng() % 3 == 0 ? 0 : static_cast<std::int64_t>(rng() % 50);
+      const auto layouts = plan::exchange_layouts(Collective::alltoallv, p, counts);
+      const sim::SimResult r = run(Collective::alltoallv, "shift", p, layouts);
+      ASSERT_TRUE(r.ok()) << "p=" << p << ": " << r.errors[0];
+      std::int64_t off_diagonal = 0, nonempty = 0;
+      for (rank_t i = 0; i < p; ++i)
+        for (rank_t j = 0; j < p; ++j)
+          if (i != j) {
+            off_diagonal += counts[static_cast<std::size_t>(i * p + j)];
+            nonempty += counts[static_cast<std::size_t>(i * p + j)] > 0 ? 1 : 0;
+          }
+      EXPECT_EQ(r.total_bytes, off_diagonal);
+      EXPECT_EQ(r.messages, nonempty);  // empty messages are skipped
+    }
+  }
+}
+
+TEST(AlltoallPlans, BruckRejectsUnequalCounts) {
+  auto counts = regular(4, 2);
+  counts[5] = 3;
+  const auto layouts = plan::exchange_layouts(Collective::alltoall, 4, counts);
+  EXPECT_THROW(run(Collective::alltoall, "bruck", 4, layouts), Error);
+}
+
+// A plan that receives one block into the wrong place: the simulator must
+// notice (a lacking receive piece), as it must a write into a send buffer.
+class Misroute final : public plan::RankPlan {
+ public:
+  Misroute(std::unique_ptr<plan::RankPlan> inner, bool into_send) : in_(std::move(inner)), into_send_(into_send) {}
+  std::int64_t rounds() const noexcept override { return in_->rounds(); }
+  const plan::BlockLayout& layout() const noexcept override { return in_->layout(); }
+  void step(std::int64_t i, plan::Step& out) const override {
+    in_->step(i, out);
+    if (i == 0 && !out.recv.empty()) {
+      const rank_t p = layout().data_groups() / 2;
+      const std::int64_t g = out.recv[0].first;
+      out.recv[0].first = into_send_ ? p + g % p : (g + 1) % p;
+    }
+  }
+
+ private:
+  std::unique_ptr<plan::RankPlan> in_;
+  bool into_send_;
+};
+template <bool IntoSend>
+std::unique_ptr<plan::RankPlan> make_misroute(const plan::PlanContext& ctx, rank_t rank) {
+  return std::make_unique<Misroute>(plan::make_alltoall_shift(ctx, rank), IntoSend);
+}
+
+TEST(AlltoallPlans, SimulatorRejectsMisroutedBlocks) {
+  const rank_t p = 5;
+  const auto layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, 2));
+  plan::PlanSpec spec;
+  spec.op = Collective::alltoall;
+  spec.p = p;
+  const schedule::Circulant g(p);
+  plan::PlanContext ctx{spec, &g};
+  ctx.rank_layouts = layouts.data();
+  const sim::SimResult wrong = sim::simulate(ctx, &make_misroute<false>);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.errors[0].find("lacks receive piece"), std::string::npos) << wrong.errors[0];
+  const sim::SimResult overwrite = sim::simulate(ctx, &make_misroute<true>);
+  ASSERT_FALSE(overwrite.ok());
+  EXPECT_NE(overwrite.errors[0].find("writes into its send buffer"), std::string::npos) << overwrite.errors[0];
+}
+
+TEST(AlltoallPlans, PieceSplitIsBalancedAndRotated) {
+  std::mt19937_64 rng(3);
+  for (const rank_t p : {1, 2, 3, 5, 8, 13}) {
+    for (int trial = 0; trial < 50; ++trial) {
+      const std::int64_t n = static_cast<std::int64_t>(rng() % 100);
+      const rank_t i = static_cast<rank_t>(rng() % static_cast<std::uint64_t>(p));
+      const rank_t j = static_cast<rank_t>(rng() % static_cast<std::uint64_t>(p));
+      std::int64_t at = 0;
+      for (rank_t x = 0; x < p; ++x) {
+        const plan::Segment s = plan::piece(n, p, i, j, x);
+        EXPECT_EQ(s.offset, at) << "n=" << n << " p=" << p << " x=" << x;
+        EXPECT_TRUE(s.count == n / p || s.count == n / p + 1);
+        // The extra elements start at piece (i + j) mod p.
+        EXPECT_EQ(s.count == n / p + 1, ((x - i - j) % p + p) % p < n % p);
+        at += s.count;
+      }
+      EXPECT_EQ(at, n);
+    }
+  }
+}
+
+// Skewed traffic (notes §9): the two-phase routing moves every byte twice
+// but bounds every rank's per-round message by about S/p + R/p, so its
+// lockstep time beats the direct schedule's when one rank is hot.
+std::vector<std::int64_t> skewed(const std::string& kind, rank_t p, std::int64_t big, std::int64_t small) {
+  std::vector<std::int64_t> c(static_cast<std::size_t>(p * p), small);
+  std::mt19937_64 rng(11);
+  for (rank_t i = 0; i < p; ++i)
+    for (rank_t j = 0; j < p; ++j) {
+      auto& v = c[static_cast<std::size_t>(i * p + j)];
+      if (kind == "hot_sender" && i == 0 && j != 0) v = big;
+      if (kind == "hot_receiver" && j == 0 && i != 0) v = big;
+      if (kind == "sparse") v = rng() % 8 == 0 ? big : 0;
+    }
+  return c;
+}
+
+TEST(ManyToMany, TwoPhaseAndDirectDeliverEverything) {
+  for (const rank_t p : {1, 2, 3, 5, 6, 7, 9, 16, 17}) {
+    for (const char* kind : {"hot_sender", "hot_receiver", "sparse"}) {
+      const auto counts = skewed(kind, p, 1000, 3);
+      const auto layouts = plan::exchange_layouts(Collective::many_to_many, p, counts);
+      for (const char* name : {"two_phase", "direct"}) {
+        const sim::SimResult r = run(Collective::many_to_many, name, p, layouts);
+        ASSERT_TRUE(r.ok()) << name << " " << kind << " p=" << p << ": " << r.errors[0];
+        EXPECT_EQ(r.payload, "exact");
+      }
+    }
+  }
+}
+
+TEST(ManyToMany, TwoPhaseBoundsEveryMessage) {
+  // A hot sender or receiver: the direct schedule sends the hot rank's
+  // messages whole; two-phase routing cuts every message to at most S/p + p
+  // (phase 1) or R/p + p (phase 2), S and R the largest send and receive
+  // volumes. The hot rank's own volume cannot shrink (it must cross its
+  // port): with one hot rank, two-phase routing only adds a second pass.
+  const rank_t p = 16;
+  const std::int64_t big = 1 << 20, small = 16;
+  for (const char* kind : {"hot_sender", "hot_receiver"}) {
+    const auto counts = skewed(kind, p, big, small);
+    const auto layouts = plan::exchange_layouts(Collective::many_to_many, p, counts);
+    const sim::SimResult two = run(Collective::many_to_many, "two_phase", p, layouts);
+    const sim::SimResult direct = run(Collective::many_to_many, "direct", p, layouts);
+    ASSERT_TRUE(two.ok() && direct.ok());
+    EXPECT_EQ(direct.max_message_bytes, big);
+    const std::int64_t hot = (p - 1) * big + small;
+    EXPECT_LE(two.max_message_bytes, hot / p + p);
+    EXPECT_EQ(std::max(direct.max_bytes_sent, direct.max_bytes_received), (p - 1) * big);
+    EXPECT_GE(std::max(two.max_bytes_sent, two.max_bytes_received), (p - 1) * big * (p - 1) / p);
+  }
+}
+
+TEST(ManyToMany, TwoPhaseWinsOnSparsePermutationTraffic) {
+  // Every rank sends one big message, to a random permutation of the ranks:
+  // S = R = big, but the direct schedule's rounds each carry some big
+  // message (rounds in lockstep: one per distinct shift), two-phase routing
+  // about 2 (p-1) messages of big / p.
+  const rank_t p = 16;
+  const std::int64_t big = 1 << 20;
+  std::vector<rank_t> perm(static_cast<std::size_t>(p));
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), std::mt19937_64(5));
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p), 0);
+  std::vector<bool> shift(static_cast<std::size_t>(p), false);
+  for (rank_t i = 0; i < p; ++i) {
+    counts[static_cast<std::size_t>(i * p + perm[static_cast<std::size_t>(i)])] = big;
+    shift[static_cast<std::size_t>((perm[static_cast<std::size_t>(i)] - i + p) % p)] = true;
+  }
+  const auto layouts = plan::exchange_layouts(Collective::many_to_many, p, counts);
+  sim::SimOptions opt;
+  opt.alpha_beta = {2e-6, 1e-9};
+  const sim::SimResult two = run(Collective::many_to_many, "two_phase", p, layouts, opt);
+  const sim::SimResult direct = run(Collective::many_to_many, "direct", p, layouts, opt);
+  ASSERT_TRUE(two.ok() && direct.ok());
+  const auto shifts = std::count(shift.begin() + 1, shift.end(), true);
+  EXPECT_NEAR(direct.alpha_beta_time, static_cast<double>(shifts) * (opt.alpha_beta.alpha + big * 1e-9), 1e-9);
+  EXPECT_LE(two.alpha_beta_time, model::many_to_many_two_phase_time(p, big, big, opt.alpha_beta) * 1.0001);
+  EXPECT_LT(two.alpha_beta_time, direct.alpha_beta_time / 2);
+}
+
+}  // namespace
+}  // namespace optcoll
