@@ -51,7 +51,8 @@ mpiexec -n "$np" build/optcoll-tune --check --max-bytes "$max_bytes" --reps "$re
 step "4/5 drop-in: an unmodified MPI program, without and with LD_PRELOAD=build/liboptcoll_pmpi.so"
 mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-native.txt
 LD_PRELOAD="$PWD/build/liboptcoll_pmpi.so" OPTCOLL_VERBOSE=1 OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll \
-  OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll \
+  OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll OPTCOLL_SCAN=optcoll \
+  OPTCOLL_EXSCAN=optcoll \
   mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-optcoll.txt
 if cmp -s demo-report/plain-native.txt demo-report/plain-optcoll.txt; then
   echo "  same output with and without the library ($(grep -c digest demo-report/plain-native.txt) rank digests)"

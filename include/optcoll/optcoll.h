@@ -80,6 +80,15 @@ int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcou
  * ranks' sendbuf (in rank order for a non-commutative op). */
 int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
+/* MPI_Scan / MPI_Exscan: rank r receives the element-wise combination of
+ * ranks 0..r's (Exscan: 0..r-1's) sendbuf, in rank order. sendbuf =
+ * MPI_IN_PLACE: the input is recvbuf. Exscan never writes rank 0's recvbuf.
+ * Recursive doubling in ceil(log2 p) rounds, or a pipelined chain for long
+ * vectors (alpha-beta model; OPTCOLL_SCAN / OPTCOLL_EXSCAN = doubling |
+ * pipeline). */
+int OPTCOLL_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int OPTCOLL_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* Merge all-reduction (Lang 2025): sendbuf holds sendcount keys sorted in
  * ascending order; every rank receives the sorted union of all ranks' keys
  * (duplicates kept) in recvbuf, which has room for `capacity` keys, and its

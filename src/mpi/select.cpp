@@ -114,4 +114,28 @@ Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bo
   return c;
 }
 
+Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
+                   const Options& options) {
+  Choice c = choose(s, op, count, bytes, commutative, options);
+  const bool model_blocks = options.blocks <= 0 && s.settings.block_bytes <= 0;
+  const bool pipeline = c.algorithm->name == "pipeline";
+  if (!c.automatic && !(pipeline && model_blocks)) return c;
+  if (count < 2 || s.size < 3) return c;  // doubling: one round per doubling, nothing to pipeline
+  const model::AlphaBeta ab = block_model(s).ab;
+  // The chain of depth p-1 is priced like a pipelined broadcast of depth p-1.
+  const int depth = s.size - 1;
+  const std::int64_t n = model::choose_blocks(depth, bytes, count, ab);
+  if (!c.automatic) {
+    c.blocks = n;
+    return c;
+  }
+  const double t_pipeline = model::circulant_time(depth, bytes, n, ab);
+  const double t_doubling = s.graph.q() * (ab.alpha + ab.beta * static_cast<double>(bytes));
+  if (t_pipeline < t_doubling) {
+    c.algorithm = plan::find_algorithm(op, "pipeline");
+    c.blocks = n;
+  }
+  return c;
+}
+
 }  // namespace optcoll::mpi
