@@ -170,6 +170,26 @@ TEST(Cli, SimulateReductions) {
   EXPECT_TRUE(jo["data_flow"]["ok"]);
 }
 
+// Scan and Exscan in the simulator: the pipeline takes n+p-2 rounds, the
+// doubling plan q, both with verified prefixes (intervals when the operator
+// is not commutative).
+TEST(Cli, SimulateScans) {
+  const CliRun r = run("simulate scan -p 17 -m 1000000 --algorithm pipeline --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["rounds"], j["n"].get<int>() + 17 - 2);
+  EXPECT_EQ(j["rounds"], j["lower_bound_rounds"]);
+  EXPECT_TRUE(j["data_flow"]["ok"]);
+  EXPECT_LT(j["model_time"].get<double>(), j["baselines"]["recursive_doubling"]["model_time"].get<double>());
+  const CliRun e = run("simulate exscan -p 9 -m 100 --noncommutative --json");
+  ASSERT_EQ(e.code, 0) << e.out;
+  const auto je = nlohmann::json::parse(e.out);
+  EXPECT_EQ(je["algorithm"], "doubling");
+  EXPECT_EQ(je["rounds"], 4);
+  EXPECT_EQ(je["data_flow"]["mode"], "interval");
+  EXPECT_TRUE(je["data_flow"]["ok"]);
+}
+
 // The acceptance run: a million and three ranks, 16 MiB.
 TEST(Cli, SimulateMillionRanks) {
   const CliRun r = run("simulate bcast -p 1000003 -m 16777216 --json");
