@@ -90,7 +90,7 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
       // MPI_SUM over MPI_INT; the forced variants name their algorithm.
       send.assign(static_cast<std::size_t>(total), g_rank);
       const bool ex = op == "exscan";
-      const optcoll::Options o{op.size() > 5 ? op.substr(5) : std::string(), 0};
+      const optcoll::Options o{op.rfind("scan_", 0) == 0 ? op.substr(5) : std::string(), 0};
       native = [&, ex] {
         if (ex)
           MPI_Exscan(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
