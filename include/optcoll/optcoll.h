@@ -1,8 +1,10 @@
 /* optcoll's C API: MPI collectives with exactly MPI's signatures, callable
  * from C and C++: round-optimal MPI_Bcast, MPI_Reduce, MPI_Allgather(v),
  * MPI_Reduce_scatter(_block) and MPI_Allreduce (Träff 2024, Lang 2025), a
- * merge all-reduction (Lang 2025), and tree-based MPI_Gather, MPI_Gatherv,
- * MPI_Scatter, MPI_Scatterv with persistent Gatherv / Scatterv (Träff 2018).
+ * merge all-reduction (Lang 2025), MPI_Scan and MPI_Exscan in ceil(log2 p)
+ * rounds (or pipelined for long vectors), and tree-based MPI_Gather,
+ * MPI_Gatherv, MPI_Scatter, MPI_Scatterv with persistent Gatherv / Scatterv
+ * (Träff 2018).
  *
  * All are collective over comm and return an MPI error code; a failure is
  * also raised through comm's error handler (MPI_COMM_WORLD's for an invalid

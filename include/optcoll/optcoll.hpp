@@ -1,5 +1,6 @@
 // optcoll's C++ API: round-optimal Bcast, Reduce, Allgather(v),
-// Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025).
+// Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025),
+// Scan and Exscan, Gather(v) and Scatter(v).
 //
 // The same collectives as <optcoll/optcoll.h>, with 64-bit element counts
 // (messages are chunked internally, so counts above 2^31-1 work), typed

@@ -167,6 +167,10 @@ TEST(MpiScan, ModelChoosesBySize) {
     const auto big = d(std::int64_t{1} << 24);
     EXPECT_EQ(big.algorithm, "pipeline");
     EXPECT_GT(big.blocks, 1);
+    // A block count asked for is kept when the model picks the pipeline.
+    const auto fixed = mpi::describe(comm, op, std::int64_t{1} << 24, MPI_INT, MPI_SUM, Options{"", 8});
+    EXPECT_EQ(fixed.algorithm, "pipeline");
+    EXPECT_EQ(fixed.blocks, 8);
   }
   unsetenv("OPTCOLL_ALPHA");
   unsetenv("OPTCOLL_BETA");
