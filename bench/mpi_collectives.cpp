@@ -1,10 +1,12 @@
 // optcoll against native MPI for Allgatherv (regular, irregular,
-// degenerate), Reduce_scatter_block and Allreduce, in the same run.
+// degenerate), Reduce_scatter_block, Allreduce, Scan and Exscan, in the
+// same run.
 //
 //   mpirun -n 8 build/mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]
 //
 // NAME: allgatherv_regular, allgatherv_irregular, allgatherv_degenerate,
-// reduce_scatter_block, allreduce (default: all). Sizes are the total
+// reduce_scatter_block, allreduce, scan, exscan (the model's choice),
+// scan_doubling, scan_pipeline (forced) (default: all). Sizes are the total
 // bytes of the result vector (MPI_INT elements), 8 B .. 16 MiB in powers
 // of 4. Distributions as in the simulator (optcoll simulate --dist):
 // irregular gives rank i (i mod 3) units, degenerate puts everything at
@@ -56,6 +58,7 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
     std::function<void()> ours;
     optcoll::plan::Collective coll = optcoll::plan::Collective::allgather;
     std::int64_t describe_count = total;
+    optcoll::Options describe_options;
     std::vector<int> counts;
     std::vector<int> displs;
     if (op.rfind("allgatherv_", 0) == 0) {
@@ -83,6 +86,25 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
       };
       coll = optcoll::plan::Collective::reduce_scatter;
       describe_count = block;
+    } else if (op.rfind("scan", 0) == 0 || op == "exscan") {
+      // MPI_SUM over MPI_INT; the forced variants name their algorithm.
+      send.assign(static_cast<std::size_t>(total), g_rank);
+      const bool ex = op == "exscan";
+      const optcoll::Options o{op.rfind("scan_", 0) == 0 ? op.substr(5) : std::string(), 0};
+      native = [&, ex] {
+        if (ex)
+          MPI_Exscan(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        else
+          MPI_Scan(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      };
+      ours = [&, ex, o] {
+        if (ex)
+          OPTCOLL_Exscan(send.data(), recv.data(), static_cast<int>(total), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        else
+          optcoll::scan(send.data(), recv.data(), total, MPI_INT, MPI_SUM, MPI_COMM_WORLD, o);
+      };
+      coll = ex ? optcoll::plan::Collective::exscan : optcoll::plan::Collective::scan;
+      describe_options = o;
     } else {
       send.assign(static_cast<std::size_t>(total), g_rank);
       native = [&] {
@@ -103,7 +125,8 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
       tn.push_back(timed(native));
       to.push_back(timed(ours));
     }
-    const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM);
+    const optcoll::mpi::Decision d =
+        optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM, describe_options);
     const double mn = median(tn) * 1e6;
     const double mo = median(to) * 1e6;
     if (g_rank == 0)
@@ -139,8 +162,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  for (const std::string op :
-       {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate", "reduce_scatter_block", "allreduce"})
+  for (const std::string op : {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate",
+                               "reduce_scatter_block", "allreduce", "scan", "exscan", "scan_doubling", "scan_pipeline"})
     if (which == "all" || which == op) run_op(op, lo, hi, reps);
   MPI_Finalize();
   return 0;

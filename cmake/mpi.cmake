@@ -27,6 +27,7 @@ add_library(optcoll_mpi
   src/mpi/allgather.cpp
   src/mpi/reduce_scatter.cpp
   src/mpi/allreduce.cpp
+  src/mpi/scan.cpp
   src/mpi/allmerge.cpp
   src/mpi/tree_run.cpp
   src/mpi/gather.cpp

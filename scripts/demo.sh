@@ -52,7 +52,7 @@ step "4/5 drop-in: an unmodified MPI program, without and with LD_PRELOAD=build/
 mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-native.txt
 LD_PRELOAD="$PWD/build/liboptcoll_pmpi.so" OPTCOLL_VERBOSE=1 OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll \
   OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll OPTCOLL_GATHER=optcoll \
-  OPTCOLL_SCATTER=optcoll OPTCOLL_ALLTOALL=optcoll OPTCOLL_ALLTOALLV=optcoll \
+  OPTCOLL_SCATTER=optcoll OPTCOLL_ALLTOALL=optcoll OPTCOLL_ALLTOALLV=optcoll OPTCOLL_SCAN=optcoll OPTCOLL_EXSCAN=optcoll \
   mpiexec -n 7 build/optcoll_pmpi_plain >demo-report/plain-optcoll.txt
 if cmp -s demo-report/plain-native.txt demo-report/plain-optcoll.txt; then
   echo "  same output with and without the library ($(grep -c digest demo-report/plain-native.txt) rank digests)"

@@ -1,8 +1,10 @@
 /* optcoll's C API: MPI collectives with exactly MPI's signatures, callable
  * from C and C++: round-optimal MPI_Bcast, MPI_Reduce, MPI_Allgather(v),
  * MPI_Reduce_scatter(_block) and MPI_Allreduce (Träff 2024, Lang 2025), a
- * merge all-reduction (Lang 2025), and tree-based MPI_Gather, MPI_Gatherv,
- * MPI_Scatter, MPI_Scatterv with persistent Gatherv / Scatterv (Träff 2018).
+ * merge all-reduction (Lang 2025), MPI_Scan and MPI_Exscan in ceil(log2 p)
+ * rounds (or pipelined for long vectors), and tree-based MPI_Gather,
+ * MPI_Gatherv, MPI_Scatter, MPI_Scatterv with persistent Gatherv / Scatterv
+ * (Träff 2018).
  *
  * All are collective over comm and return an MPI error code; a failure is
  * also raised through comm's error handler (MPI_COMM_WORLD's for an invalid
@@ -95,6 +97,15 @@ int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcou
 /* MPI_Allreduce: every rank ends with the element-wise combination of all
  * ranks' sendbuf (in rank order for a non-commutative op). */
 int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* MPI_Scan / MPI_Exscan: rank r receives the element-wise combination of
+ * ranks 0..r's (Exscan: 0..r-1's) sendbuf, in rank order. sendbuf =
+ * MPI_IN_PLACE: the input is recvbuf. Exscan never writes rank 0's recvbuf.
+ * Recursive doubling in ceil(log2 p) rounds, or a pipelined chain for long
+ * vectors (alpha-beta model; OPTCOLL_SCAN / OPTCOLL_EXSCAN = doubling |
+ * pipeline). */
+int OPTCOLL_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int OPTCOLL_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /* Merge all-reduction (Lang 2025): sendbuf holds sendcount keys sorted in
  * ascending order; every rank receives the sorted union of all ranks' keys

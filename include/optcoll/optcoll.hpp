@@ -1,6 +1,6 @@
 // optcoll's C++ API: round-optimal Bcast, Reduce, Allgather(v),
 // Reduce_scatter(_block) and Allreduce over MPI (Träff 2024, Lang 2025),
-// Gather(v)/Scatter(v), Alltoall(v) and many-to-many.
+// Scan and Exscan, Gather(v)/Scatter(v), Alltoall(v) and many-to-many.
 //
 // The same collectives as <optcoll/optcoll.h>, with 64-bit element counts
 // (messages are chunked internally, so counts above 2^31-1 work), typed
@@ -89,6 +89,15 @@ void reduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int
 // MPI_Allreduce; sendbuf may be MPI_IN_PLACE.
 void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                const Options& options = {});
+// MPI_Scan / MPI_Exscan (rank r gets the combination of ranks 0..r, resp.
+// 0..r-1, in rank order); sendbuf may be MPI_IN_PLACE. Exscan never writes
+// rank 0's recvbuf (MPI leaves it undefined). Options::algorithm: ""
+// (alpha-beta model), "doubling" (ceil(log2 p) rounds) or "pipeline" (a
+// pipelined chain for long vectors).
+void scan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+          const Options& options = {});
+void exscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+            const Options& options = {});
 // MPI_Gather / MPI_Scatter; MPI_IN_PLACE as in MPI (Gather's sendbuf,
 // Scatter's recvbuf, at the root). Options::algorithm: "" or "binomial".
 void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
@@ -275,6 +284,21 @@ void allreduce(std::span<const T> send, std::span<T> recv, MPI_Op op, MPI_Comm c
 template <MpiArithmetic T>
 void allreduce(std::span<T> data, MPI_Op op, MPI_Comm comm, const Options& options = {}) {
   allreduce(MPI_IN_PLACE, data.data(), static_cast<std::int64_t>(data.size()), mpi_type<T>(), op, comm, options);
+}
+
+// Scan / Exscan of send.size() elements into recv (recv.size() >=
+// send.size(), MPI_ERR_BUFFER otherwise); send and recv may be the same span
+// (in place). Exscan leaves rank 0's recv as it was.
+template <MpiArithmetic T>
+void scan(std::span<const T> send, std::span<T> recv, MPI_Op op, MPI_Comm comm, const Options& options = {}) {
+  const void* s = detail::span_send(send.data(), send.size(), recv.data(), recv.size(), sizeof(T), false, comm, "scan");
+  scan(s, recv.data(), static_cast<std::int64_t>(send.size()), mpi_type<T>(), op, comm, options);
+}
+template <MpiArithmetic T>
+void exscan(std::span<const T> send, std::span<T> recv, MPI_Op op, MPI_Comm comm, const Options& options = {}) {
+  const void* s =
+      detail::span_send(send.data(), send.size(), recv.data(), recv.size(), sizeof(T), false, comm, "exscan");
+  exscan(s, recv.data(), static_cast<std::int64_t>(send.size()), mpi_type<T>(), op, comm, options);
 }
 
 // Allgather of send.size() elements per rank into recv (recv.size() >=

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -70,6 +71,8 @@ plan::Collective parse_op(const std::string& name) {
   if (name == "reduce") return plan::Collective::reduce;
   if (name == "allgather" || name == "allgatherv") return plan::Collective::allgather;
   if (name == "reduce_scatter") return plan::Collective::reduce_scatter;
+  if (name == "scan") return plan::Collective::scan;
+  if (name == "exscan") return plan::Collective::exscan;
   return plan::Collective::allreduce;
 }
 
@@ -93,6 +96,15 @@ std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, plan::Collectiv
       out.push_back({model::price_allgather_ring(group_bytes, a.ab), "formula"});
       out.push_back({model::price_allgather_bruck(group_bytes, a.ab), "formula"});
       break;
+    case plan::Collective::scan:
+    case plan::Collective::exscan: {
+      // Recursive doubling (MPICH) and the linear chain of whole vectors.
+      const double round = a.ab.alpha + a.ab.beta * static_cast<double>(a.m);
+      const int q = g.q();
+      out.push_back({{"recursive_doubling", 1, q, q * round}, "formula"});
+      out.push_back({{"linear", 1, a.p - 1, static_cast<double>(a.p - 1) * round}, "formula"});
+      break;
+    }
     default:
       out.push_back({model::price_allreduce_ring(a.p, a.m, a.ab), "formula"});
       out.push_back({model::price_allreduce_recursive_doubling(a.p, a.m, a.ab), "formula"});
@@ -177,8 +189,11 @@ int run_simulate(const SimulateArgs& a) {
     throw UsageError(fmt::format("{} algorithm '{}' needs a commutative operator", a.op, alg->name));
   const int q = schedule::Circulant(a.p).q();
   const bool chosen = a.n == 0;
+  // The scan pipeline is a chain of depth p-1 (plan/scan_pipeline.cpp).
+  const bool chain = (op == plan::Collective::scan || op == plan::Collective::exscan) && alg->name == "pipeline";
+  const int depth = chain ? static_cast<int>(std::min<std::int64_t>(a.p - 1, INT_MAX)) : q;
   spec.blocks = alg->blocking == plan::Blocking::one ? 1
-                : chosen ? model::choose_blocks(q, a.m, std::max<std::int64_t>(count, 1), a.ab)
+                : chosen ? model::choose_blocks(depth, a.m, std::max<std::int64_t>(count, 1), a.ab)
                          : a.n;
   const std::int64_t n = plan::checked_blocks(spec);
   // Group collectives: --dist spreads the m bytes over the ranks.
@@ -205,6 +220,7 @@ int run_simulate(const SimulateArgs& a) {
   const std::int64_t phases = op == plan::Collective::allreduce ? 2 : 1;
   const std::int64_t lower = (count == 0 || a.p == 1)               ? 0
                              : alg->blocking == plan::Blocking::one ? q
+                             : chain                                ? n + a.p - 2
                                                                     : phases * (n - 1 + q);
   const std::vector<PricedBaseline> baselines = baselines_for(a, op, count, group_bytes, setup.context().graph[0], opt);
 
@@ -268,8 +284,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("simulate", "Run a collective's plan over p virtual ranks: data flow and cost");
   cmd->add_option("op", a->op, "Collective")
       ->required()
-      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce", "allmerge",
-                             "alltoall", "alltoallv", "many_to_many"}));
+      ->check(CLI::IsMember({"bcast", "reduce", "allgather", "allgatherv", "reduce_scatter", "allreduce", "scan",
+                             "exscan", "allmerge", "alltoall", "alltoallv", "many_to_many"}));
   cmd->add_option("--dist", a->dist,
                   "allgatherv/reduce_scatter: regular|irregular|degenerate|spikes (default regular); "
                   "alltoallv/many_to_many: regular|hot_sender|hot_receiver|sparse|permutation");

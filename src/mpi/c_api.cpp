@@ -149,6 +149,20 @@ extern "C" int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, 
                                [&] { optcoll::mpi::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, {}); });
 }
 
+extern "C" int OPTCOLL_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
+  });
+}
+
+extern "C" int OPTCOLL_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm) {
+  return optcoll::mpi::guarded(comm, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
+  });
+}
+
 // OPTCOLL_Allmerge_<type>: the sorted union into a caller buffer of
 // `capacity` keys; *recvcount is the union's length (MPI_ERR_TRUNCATE when
 // it does not fit).

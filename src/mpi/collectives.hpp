@@ -62,6 +62,9 @@ void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options);
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     const Options& options);
+// kind: plan::Collective::scan or exscan (scan.cpp).
+void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm, const Options& options);
 
 // Gather and scatter (gather.cpp, scatter.cpp, gatherv.cpp, scatterv.cpp):
 // MPI's semantics with 64-bit counts; the v-variants' arrays are read at

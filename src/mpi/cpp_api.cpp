@@ -59,6 +59,15 @@ void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts,
   mpi::many_to_many_impl(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, comm, options);
 }
 
+void scan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+          const Options& options) {
+  mpi::scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options);
+}
+
+void exscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+            const Options& options) {
+  mpi::scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options);
+}
 void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
   mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);

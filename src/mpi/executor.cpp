@@ -221,6 +221,32 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
   if (out_.elements == 0) return;
   const int peer = rank_of(to);
   const TypeInfo& t = cfg_.type;
+  if (in_.first_touch) {
+    // This round's receive (posted first) lands straight in blocks that were
+    // untouched when the round began, and the plan sends some of them: the
+    // send must carry their content before the round, the initial content,
+    // not the buffer the receive is writing (found by mpi_scan at np 3: the
+    // doubling scan sends its partial while combining into it).
+    const Segment& r = in_.segs[0];
+    const auto overlaps = [&](const Segment& s) {
+      return s.offset < r.offset + r.count && r.offset < s.offset + s.count;
+    };
+    if (std::any_of(out_.segs.begin(), out_.segs.end(), overlaps)) {
+      const Segment& s = out_.segs[0];
+      if (out_.segs.size() != 1 || s.offset < r.offset || s.offset + s.count > r.offset + r.count)
+        throw Error(Errc::internal, "plan sends part of a block it first combines into in the same round");
+      out_.form = Form::direct;
+      if (out_.elements > cfg_.chunk) {  // chunked; completes in this round (the initial content is never written)
+        post_typed(true, peer, const_cast<std::byte*>(init_at(s.offset)), out_.elements);
+        return;
+      }
+      MPI_Request req = MPI_REQUEST_NULL;
+      check(PMPI_Isend(init_at(s.offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &req),
+            "MPI_Isend");
+      defer(req, Segment{0, 0});
+      return;
+    }
+  }
   if (!fresh_.empty() && any_fresh(runs)) {
     if (all_fresh(runs) && out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
       // Untouched: straight from the initial content, which is never written

@@ -71,8 +71,10 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
     check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
   }
   const std::int64_t bytes = count * c.type.size;
+  const bool scan = op == plan::Collective::scan || op == plan::Collective::exscan;
   const Choice ch = op == plan::Collective::allreduce  ? choose_allreduce(s, count, bytes, commutative != 0, options)
                     : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
+                    : scan                             ? choose_scan(s, op, count, bytes, commutative != 0, options)
                                                        : choose(s, op, count, bytes, commutative != 0, options);
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);

@@ -131,4 +131,38 @@ Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& op
   return c;
 }
 
+Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
+                   const Options& options) {
+  Choice c = choose(s, op, count, bytes, commutative, options);
+  if (count < 2 || s.size < 3) return c;  // one message either way
+  const bool pipeline = c.algorithm->name == "pipeline";
+  if (!c.automatic && !pipeline) return c;
+  // The pipeline's n: Options::blocks or OPTCOLL_BLOCK_BYTES, else the
+  // model's, for the chain of depth p-1 (priced like a pipelined broadcast
+  // of depth p-1).
+  const int depth = s.size - 1;
+  std::int64_t n = 0;
+  if (options.blocks > 0) {
+    n = options.blocks;
+  } else if (s.settings.block_bytes > 0) {
+    n = (bytes + s.settings.block_bytes - 1) / s.settings.block_bytes;
+  }
+  const bool fixed = n > 0;
+  if (!c.automatic && fixed) return c;  // choose() applied the same rule
+  const model::AlphaBeta ab = block_model(s).ab;
+  if (!fixed) n = model::choose_blocks(depth, bytes, count, ab);
+  n = std::clamp<std::int64_t>(n, 1, count);
+  if (!c.automatic) {
+    c.blocks = n;
+    return c;
+  }
+  const double t_pipeline = model::circulant_time(depth, bytes, n, ab);
+  const double t_doubling = s.graph.q() * (ab.alpha + ab.beta * static_cast<double>(bytes));
+  if (t_pipeline < t_doubling) {
+    c.algorithm = plan::find_algorithm(op, "pipeline");
+    c.blocks = n;
+  }
+  return c;
+}
+
 }  // namespace optcoll::mpi

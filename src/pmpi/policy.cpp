@@ -2,6 +2,7 @@
 #include "policy.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <sstream>
 #include <tuple>
@@ -158,10 +159,19 @@ ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, 
       break;
     }
     case Collective::scan:
-    case Collective::exscan:
+    case Collective::exscan: {
+      // Native: recursive doubling (MPICH; Open MPI's is no faster), q
+      // rounds of the whole vector. optcoll: that, or the pipelined chain of
+      // depth p-1 for long vectors (plan/scan_pipeline.cpp).
       t.native = q * (ab.alpha + ab.beta * m);
       t.optcoll = t.native;
+      if (p >= 3) {
+        const int depth = static_cast<int>(std::min<std::int64_t>(p - 1, INT_MAX));
+        t.optcoll =
+            std::min(t.optcoll, model::circulant_time(depth, bytes, model::choose_blocks(depth, bytes, bytes, ab), ab));
+      }
       break;
+    }
     case Collective::alltoall:
     case Collective::alltoallv:
     case Collective::many_to_many: {

@@ -106,6 +106,14 @@ constexpr BadCase kCases[] = {
     {"simulate bcast -p 5 -m 10 --threads 0", "--threads must be in [1, 1024]"},
     {"simulate allgather -p 5 -m 10 --dist foo", "--dist must be"},
     {"simulate allgather -p 70000 -m 10", "p <= 65536"},
+    {"simulate scan -p 5 -m 10 --algorithm circulant", "no scan algorithm 'circulant'"},
+    // model
+    {"model -m 8", "-p is required"},
+    {"model -p 0 -m 8", "-p must be in [1, 65536]"},
+    {"model -p 70000 -m 8", "-p must be in [1, 65536]"},
+    {"model -p 4 -m 0", "-m must be in"},
+    {"model -p 4 -m 8 --alpha 0", "--alpha must be finite and > 0"},
+    {"model -p 4 -m 8 --beta inf", "--beta finite"},
     // trees
     {"trees -p 0", "-p must be in [1, 5000]"},
     {"trees -p 5001", "-p must be in [1, 5000]"},

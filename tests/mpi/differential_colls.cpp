@@ -403,6 +403,56 @@ void run_allreduce(const Call& c, Tally& t) {
   run_reduction(c, t, Shape::all);
 }
 
+// Scan and Exscan; the native oracle gets a separate send buffer. Exscan's
+// rank 0 result is undefined in MPI; optcoll must leave that recvbuf as it
+// was, which is what is compared there.
+void run_scan_common(const Call& c, Tally& t, bool exclusive) {
+  const plan::Collective which = exclusive ? plan::Collective::exscan : plan::Collective::scan;
+  const Options o = options_of(c, which);
+  const std::string what = describe(c, exclusive ? "exscan" : "scan", c.cpp_api ? &o : nullptr);
+  Bytes send;
+  fill(send, *c.type, c.count, c.seed, salt(c, 1, c.rank));
+  Bytes recv;
+  fill(recv, *c.type, c.count, c.seed, salt(c, 2, c.rank));
+  if (c.in_place) recv = send;
+  const Bytes original = send;
+  const Bytes before = recv;
+  Bytes native;
+  fill(native, *c.type, c.count, c.seed, salt(c, 2, c.rank));
+  if (c.in_place) native = send;  // the holes of optcoll's recvbuf hold the input's
+  const void* sb = c.in_place ? MPI_IN_PLACE : send.data();
+  const MPI_Datatype ty = c.type->type;
+  const MPI_Op op = c.op->op;
+  const int n = static_cast<int>(c.count);
+  const int rc = guarded([&] {
+    if (!c.cpp_api)
+      return exclusive ? OPTCOLL_Exscan(sb, recv.data(), n, ty, op, c.comm)
+                       : OPTCOLL_Scan(sb, recv.data(), n, ty, op, c.comm);
+    if (exclusive)
+      exscan(sb, recv.data(), c.count, ty, op, c.comm, o);
+    else
+      scan(sb, recv.data(), c.count, ty, op, c.comm, o);
+    return MPI_SUCCESS;
+  });
+  Bytes native_send = original;
+  const int nrc = exclusive ? MPI_Exscan(native_send.data(), native.data(), n, ty, op, c.comm)
+                            : MPI_Scan(native_send.data(), native.data(), n, ty, op, c.comm);
+  corrupt(c, recv);
+  if (failed(c, t, what, rc, "optcoll") || failed(c, t, what, nrc, "native")) return;
+  if (exclusive && c.rank == 0)
+    compare(c, t, what, "rank 0's recvbuf (must be unchanged)", recv, before);
+  else
+    compare(c, t, what, "recvbuf", recv, native);
+  if (!c.in_place) compare(c, t, what, "sendbuf (must be unchanged)", send, original);
+}
+
+void run_scan(const Call& c, Tally& t) {
+  run_scan_common(c, t, false);
+}
+void run_exscan(const Call& c, Tally& t) {
+  run_scan_common(c, t, true);
+}
+
 // Allmerge of sorted int keys; the oracle gathers every rank's keys with
 // MPI_Allgatherv and sorts them.
 void run_allmerge(const Call& c, Tally& t) {
@@ -605,6 +655,8 @@ const std::vector<Collective>& collectives() {
       {"alltoall", &run_alltoall},
       {"alltoallv", &run_alltoallv},
       {"many_to_many", &run_many_to_many},
+      {"scan", &run_scan},
+      {"exscan", &run_exscan},
   };
   return all;
 }

@@ -3,7 +3,7 @@
  * linked) and requires identical output.
  *
  * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block),
- * MPI_Allreduce, MPI_Gather(v), MPI_Scatter(v) and MPI_Alltoall(v) in many forms: counts 0 .. 10^5, roots
+ * MPI_Allreduce, MPI_Gather(v), MPI_Scatter(v), MPI_Alltoall(v), MPI_Scan and MPI_Exscan in many forms: counts 0 .. 10^5, roots
  * 0, p-1, p/2, ranks passing different datatypes with the same signature
  * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
  * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
@@ -23,11 +23,11 @@
 #include <string.h>
 
 enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLTOALL,
-       ALLTOALLV, NOPS };
+       ALLTOALLV, SCAN, EXSCAN, NOPS };
 static const char* op_names[NOPS] = {"MPI_Bcast",      "MPI_Reduce",    "MPI_Allgather",  "MPI_Allgatherv",
                                      "MPI_Reduce_scatter_block", "MPI_Reduce_scatter", "MPI_Allreduce",
                                      "MPI_Gather",     "MPI_Gatherv",   "MPI_Scatter",    "MPI_Scatterv",
-                                     "MPI_Alltoall",   "MPI_Alltoallv"};
+                                     "MPI_Alltoall",   "MPI_Alltoallv", "MPI_Scan",       "MPI_Exscan"};
 enum { MOVING, TRIVIAL, INTER, INVALID, NKINDS };
 static const char* kind_names[NKINDS] = {"moving", "trivial", "inter", "invalid"};
 static long counts[NOPS][NKINDS];
@@ -395,6 +395,49 @@ static void gatherv_scatterv_case(int scale, int root, int in_place, MPI_Comm co
   free(displs);
 }
 
+/* Scan and Exscan: MPI_SUM on ints (MPI_IN_PLACE for odd n), MPI_MAX on
+ * doubles, the non-commutative matrices (rank order). Exscan's result at
+ * rank 0 is undefined: not hashed. */
+static void scan_cases(int n, MPI_Op matop, MPI_Datatype mat, MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  int* s = malloc(sizeof(int) * (size_t)(n + 1));
+  int* r = malloc(sizeof(int) * (size_t)(n + 1));
+  for (int ex = 0; ex < 2; ++ex) {
+    for (int i = 0; i < n; ++i) s[i] = r[i] = (i * 17 + rank * 3) % 1000;
+    const void* in = n % 2 == 1 ? MPI_IN_PLACE : s;
+    if (ex)
+      MPI_Exscan(in, r, n, MPI_INT, MPI_SUM, comm);
+    else
+      MPI_Scan(in, r, n, MPI_INT, MPI_SUM, comm);
+    note(ex ? EXSCAN : SCAN, comm, (long)n * 4);
+    if (!ex || rank > 0) hash(r, sizeof(int) * (size_t)n);
+  }
+  double* d = malloc(sizeof(double) * (size_t)(n + 1));
+  double* e = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int i = 0; i < n; ++i) d[i] = (double)((i * 7 + rank * 5) % 101);
+  MPI_Scan(d, e, n, MPI_DOUBLE, MPI_MAX, comm);
+  note(SCAN, comm, (long)n * 8);
+  hash(e, sizeof(double) * (size_t)n);
+  if (n <= 1000) {
+    long* a = malloc(sizeof(long) * 4 * (size_t)(n + 1));
+    long* b = malloc(sizeof(long) * 4 * (size_t)(n + 1));
+    for (int i = 0; i < 4 * n; ++i) a[i] = (i * 5 + rank * 11 + 3) % 1000003;
+    MPI_Exscan(a, b, n, mat, matop, comm);
+    note(EXSCAN, comm, (long)n * 32);
+    if (rank > 0) hash(b, sizeof(long) * 4 * (size_t)n);
+    MPI_Scan(a, b, n, mat, matop, comm);
+    note(SCAN, comm, (long)n * 32);
+    hash(b, sizeof(long) * 4 * (size_t)n);
+    free(a);
+    free(b);
+  }
+  free(s);
+  free(r);
+  free(d);
+  free(e);
+}
+
 static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   int p;
   MPI_Comm_size(comm, &p);
@@ -410,6 +453,7 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   bcast_mixed(333, 0, 1, comm);
   for (int c = 0; c < 5; ++c) {
     allreduce_cases(counts_[c], matop, mat, comm);
+    scan_cases(counts_[c], matop, mat, comm);
     if (c < 4) {
       allgather_case(counts_[c], 0, c % 2, comm);
       if (counts_[c] > 0) allgather_case(counts_[c], 1, 0, comm);

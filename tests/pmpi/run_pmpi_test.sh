@@ -67,16 +67,16 @@ cat "$work/base.out"
 pre=(LD_PRELOAD="$lib" OPTCOLL_VERBOSE=1)
 all=(OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll OPTCOLL_ALLGATHER=optcoll OPTCOLL_REDUCE_SCATTER=optcoll
   OPTCOLL_ALLREDUCE=optcoll OPTCOLL_GATHER=optcoll OPTCOLL_SCATTER=optcoll OPTCOLL_ALLTOALL=optcoll
-  OPTCOLL_ALLTOALLV=optcoll)
+  OPTCOLL_ALLTOALLV=optcoll OPTCOLL_SCAN=optcoll OPTCOLL_EXSCAN=optcoll)
 run forced "$plain" "${pre[@]}" "${all[@]}" && check forced optcoll
 # (and MPI_Init_thread instead of MPI_Init)
 run named "$plain" "${pre[@]}" OPTCOLL_BCAST=binomial OPTCOLL_REDUCE=binomial_ordered OPTCOLL_ALLGATHER=circulant \
   OPTCOLL_REDUCE_SCATTER=ordered OPTCOLL_ALLREDUCE=dissemination OPTCOLL_GATHER=binomial OPTCOLL_SCATTER=two \
-  OPTCOLL_ALLTOALL=bruck OPTCOLL_ALLTOALLV=shift PLAIN_MPI_INIT_THREAD=1 &&
+  OPTCOLL_ALLTOALL=bruck OPTCOLL_ALLTOALLV=shift OPTCOLL_SCAN=pipeline OPTCOLL_EXSCAN=pipeline PLAIN_MPI_INIT_THREAD=1 &&
   check named optcoll
 run native "$plain" "${pre[@]}" OPTCOLL_BCAST=native OPTCOLL_REDUCE=native OPTCOLL_ALLGATHER=native \
   OPTCOLL_REDUCE_SCATTER=native OPTCOLL_ALLREDUCE=native OPTCOLL_GATHER=native OPTCOLL_SCATTER=native \
-  OPTCOLL_ALLTOALL=native OPTCOLL_ALLTOALLV=native && check native native
+  OPTCOLL_ALLTOALL=native OPTCOLL_ALLTOALLV=native OPTCOLL_SCAN=native OPTCOLL_EXSCAN=native && check native native
 run auto "$plain" "${pre[@]}" && check auto auto
 # A tuning file: optcoll wins every bcast, loses every reduce.
 printf 'bcast 2 8 10 1\nreduce 2 8 1 10\n' >"$work/tuning"

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/plan/reversed.hpp"
@@ -317,6 +318,64 @@ TEST(Simulator, ScanAndExscan) {
 TEST(Simulator, ScanIsNotExscan) {
   const SimResult r = run(Collective::exscan, 6, 0, 5, 1, &plan::make_scan_doubling, false);
   EXPECT_FALSE(r.ok());
+}
+
+}  // namespace
+}  // namespace optcoll::sim
+
+namespace optcoll::sim {
+namespace {
+
+// The pipelined chain (scan_pipeline.cpp): exact prefixes (intervals for a
+// non-commutative operator, exact sets for a commutative one), n + p - 2
+// rounds, and its alpha-beta time (n + p - 2)(alpha + beta m/n) when n
+// divides the count. p = 1 and count 0 take no rounds.
+TEST(Simulator, ScanPipeline) {
+  const model::AlphaBeta ab;
+  for (rank_t p : {1, 2, 3, 5, 6, 7, 9, 17, 33, 100}) {
+    for (std::int64_t n : {1, 2, 5, 12}) {
+      for (bool commutative : {false, true}) {
+        for (auto [op, make] : {std::pair{Collective::scan, &plan::make_scan_pipeline},
+                                std::pair{Collective::exscan, &plan::make_exscan_pipeline}}) {
+          const std::int64_t count = 60 * 7;  // every n divides it
+          const SimResult r = run(op, p, 0, count, n, make, commutative);
+          const std::string where = std::string(plan::to_string(op)) + " p=" + std::to_string(p) +
+                                    " n=" + std::to_string(n) + (commutative ? " commutative" : "");
+          ASSERT_TRUE(r.ok()) << where << ": " << first_error(r);
+          const std::int64_t rounds = p == 1 ? 0 : n + p - 2;
+          EXPECT_EQ(r.rounds, rounds) << where;
+          EXPECT_EQ(r.active_rounds, rounds) << where;
+          EXPECT_NEAR(r.alpha_beta_time,
+                      static_cast<double>(rounds) * (ab.alpha + ab.beta * static_cast<double>(count / n)), 1e-12)
+              << where;
+        }
+      }
+    }
+    EXPECT_EQ(run(Collective::scan, p, 0, 0, 3, &plan::make_scan_pipeline).rounds, 0);
+  }
+}
+
+// Large p: both scans at p = 3000 (intervals) and p = 1500 (exact sets and,
+// beyond exact_limit, fingerprints) keep every contribution exactly once.
+TEST(Simulator, ScansAtLargeP) {
+  for (auto [op, make, rounds] : {std::tuple{Collective::scan, &plan::make_scan_doubling, 12},
+                                  std::tuple{Collective::exscan, &plan::make_exscan_doubling, 12},
+                                  std::tuple{Collective::scan, &plan::make_scan_pipeline, 3000 + 4 - 2},
+                                  std::tuple{Collective::exscan, &plan::make_exscan_pipeline, 3000 + 4 - 2}}) {
+    const SimResult r = run(op, 3000, 0, 8, 4, make, false);
+    ASSERT_TRUE(r.ok()) << plan::to_string(op) << ": " << first_error(r);
+    EXPECT_EQ(r.rounds, rounds);
+    const SimResult c = run(op, 1500, 0, 8, 4, make, true);
+    ASSERT_TRUE(c.ok()) << plan::to_string(op) << ": " << first_error(c);
+    EXPECT_EQ(c.payload, "fingerprint");
+  }
+}
+
+// The checks can fail: the inclusive pipeline does not compute exclusive
+// prefixes, nor the exclusive one inclusive prefixes.
+TEST(Simulator, ScanPipelineIsNotExscan) {
+  EXPECT_FALSE(run(Collective::exscan, 6, 0, 6, 3, &plan::make_scan_pipeline, false).ok());
+  EXPECT_FALSE(run(Collective::scan, 6, 0, 6, 3, &plan::make_exscan_pipeline, true).ok());
 }
 
 }  // namespace

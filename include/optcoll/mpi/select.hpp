@@ -62,6 +62,13 @@ Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bo
 // and p > 2.
 Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& options);
 
+// Scan / Exscan (op): choose(), with the pipeline's block count from the
+// chain's depth p-1 instead of q; without Options or OPTCOLL_SCAN /
+// OPTCOLL_EXSCAN the alpha-beta model picks between doubling,
+// q (alpha + beta m), and the pipelined chain, (n+p-2)(alpha + beta m/n).
+Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
+                   const Options& options);
+
 // What a call with these arguments would run, for tests and benchmarks
 // (collective when it builds the cache or calibrates). mpi_op is used by
 // the reductions only.

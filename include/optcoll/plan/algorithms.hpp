@@ -159,6 +159,9 @@ std::unique_ptr<RankPlan> make_allreduce_ordered(const PlanContext& ctx, rank_t 
 std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scan_doubling(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_exscan_doubling(const PlanContext& ctx, rank_t rank);
+// Long vectors: the pipelined chain 0 -> 1 -> ... -> p-1 (scan_pipeline.cpp).
+std::unique_ptr<RankPlan> make_scan_pipeline(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_exscan_pipeline(const PlanContext& ctx, rank_t rank);
 // Gather/scatter trees (Traff 2018; gather_tree.cpp, gather_adaptive_binomial.cpp).
 std::unique_ptr<RankPlan> make_gather_binomial(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_binomial(const PlanContext& ctx, rank_t rank);

@@ -1,0 +1,339 @@
+// `optcoll model -p P -m BYTES [--alpha A --beta B] [--json]`: the cost
+// table. For every operation optcoll offers, one row: the notes' asymptotic
+// formula (communication-primitives notes, tau = alpha per message, mu =
+// beta per byte), the paper bound where one exists, and the simulator's
+// alpha-beta time of optcoll's actual plan (the algorithm and block count
+// the MPI layer would choose under the same alpha and beta) and of each
+// classic baseline. Every plan priced here runs through the simulator,
+// which also checks its data flow; a baseline too long to simulate
+// (p x rounds above a budget) or without a plan is priced by its closed
+// form (model/baselines.hpp) and marked "formula".
+//
+// m is the notes' message size: the whole vector for Bcast, Reduce,
+// Allreduce, Scan, Exscan; one rank's block for Gather(v), Scatter(v),
+// Allgather(v) and Reduce_scatter(_block) (p m bytes in all; the v-variants
+// spread p m over the ranks proportionally to i mod 3).
+//
+// The rows are data (kRows): an operation is one entry. Alltoall(v) and
+// many-to-many have no rows yet: their plans need per-rank count matrices
+// (`optcoll simulate alltoall|alltoallv|many_to_many` prices them, with the
+// closed forms of model/alltoall.hpp); a row needs a Point with a traffic
+// pattern, its candidates and a baseline function.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "optcoll/error.hpp"
+#include "optcoll/model/baselines.hpp"
+#include "optcoll/model/distributions.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::cli {
+namespace {
+
+using plan::Collective;
+
+struct ModelArgs {
+  std::int64_t p = 0;
+  std::int64_t m = 0;
+  model::AlphaBeta ab;
+  bool json = false;
+};
+
+constexpr double kSimulateBudget = 3e7;  // rank-rounds, as `optcoll simulate`
+
+enum class Volume : std::uint8_t { whole, per_rank };
+
+// One priced algorithm.
+struct Priced {
+  std::string name;
+  std::int64_t n = 1;
+  std::int64_t rounds = 0;
+  double time = 0;
+  std::string method;  // "simulated" (data flow verified) or "formula"
+};
+
+// What the rows share: p, the byte counts, the model.
+struct Point {
+  std::int64_t p;
+  std::int64_t m;      // the notes' m
+  std::int64_t total;  // bytes in the plan's buffer (m, or p m)
+  int q;
+  model::AlphaBeta ab;
+  std::vector<std::int64_t> groups;  // per-rank bytes of the rank-group collectives
+};
+
+using PlanMaker = plan::PlanFactory;
+
+// Simulates the plan of `make` for op with n blocks (bytes = elements).
+Priced simulate_plan(const Point& pt, Collective op, std::string name, PlanMaker make, std::int64_t n,
+                     bool rank_groups) {
+  plan::PlanSpec spec{op, pt.p, 0, pt.total, std::max<std::int64_t>(n, 1), true};
+  spec.blocks = plan::checked_blocks(spec);
+  std::vector<plan::Segment> segs;
+  for (const std::int64_t g : pt.groups) segs.push_back({segs.empty() ? 0 : segs.back().offset + segs.back().count, g});
+  const bool given = rank_groups && op != Collective::allreduce;
+  const plan::PlanSetup setup =
+      given ? plan::PlanSetup(spec, plan::BlockLayout(std::move(segs), spec.blocks)) : plan::PlanSetup(spec);
+  Priced out{std::move(name), spec.blocks, 0, 0, "simulated"};
+  out.rounds = make(setup.context(), 0)->rounds();
+  if (static_cast<double>(pt.p) * static_cast<double>(out.rounds) > kSimulateBudget) {
+    out.method = "too long to simulate";
+    out.time = -1;
+    return out;
+  }
+  sim::SimOptions opt;
+  opt.alpha_beta = pt.ab;
+  const sim::SimResult r = sim::simulate(setup.context(), make, opt);
+  if (!r.ok()) throw optcoll::Error(Errc::internal, fmt::format("{}: {}", out.name, r.errors.front()));
+  out.time = r.alpha_beta_time;
+  return out;
+}
+
+const plan::AlgorithmInfo& algorithm(Collective op, std::string_view name) {
+  const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
+  if (a == nullptr) throw optcoll::Error(Errc::internal, fmt::format("no algorithm {}", name));
+  return *a;
+}
+
+Priced from_formula(const model::BaselinePrice& b, std::string_view rename = {}) {
+  return {std::string(rename.empty() ? b.name : rename), b.blocks, b.rounds, b.time, "formula"};
+}
+
+// optcoll's choice, as the MPI layer makes it (select.cpp) with this
+// alpha and beta: the candidates' modelled times, the cheapest simulated.
+Priced optcoll_plan(const Point& pt, Collective op, bool rank_groups) {
+  const std::int64_t count = std::max<std::int64_t>(pt.total, 1);
+  switch (op) {
+    case Collective::bcast:
+    case Collective::reduce:
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make,
+                           model::choose_blocks(pt.q, pt.total, count, pt.ab), false);
+    case Collective::allgather:
+    case Collective::reduce_scatter: {
+      const std::int64_t largest = *std::max_element(pt.groups.begin(), pt.groups.end());
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make,
+                           model::choose_blocks(pt.q, pt.total, std::max<std::int64_t>(largest, 1), pt.ab), true);
+    }
+    case Collective::allreduce: {
+      const std::int64_t n = model::choose_blocks(pt.q, pt.total, std::max<std::int64_t>(pt.total / pt.p, 1), pt.ab);
+      const double circulant = 2 * model::circulant_time(pt.q, pt.total, n, pt.ab);
+      const double dissemination = pt.q * (pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total));
+      if (dissemination <= circulant)
+        return simulate_plan(pt, op, "dissemination", algorithm(op, "dissemination").make, 1, true);
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true);
+    }
+    case Collective::scan:
+    case Collective::exscan: {
+      const int depth = static_cast<int>(pt.p - 1);
+      const std::int64_t n = model::choose_blocks(depth, pt.total, count, pt.ab);
+      const double pipeline = model::circulant_time(depth, pt.total, n, pt.ab);
+      const double doubling = pt.q * (pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total));
+      if (pt.p >= 3 && pt.total >= 2 && pipeline < doubling)
+        return simulate_plan(pt, op, "pipeline", algorithm(op, "pipeline").make, n, false);
+      return simulate_plan(pt, op, "doubling", algorithm(op, "doubling").make, 1, false);
+    }
+    case Collective::gather:
+    case Collective::scatter: {
+      // Gather/Scatter: the rank-ordered binomial tree; the v-variants the
+      // adaptive binomial tree (Traff 2018, Prop. 1; gatherv.cpp).
+      const bool regular =
+          std::adjacent_find(pt.groups.begin(), pt.groups.end(), std::not_equal_to<>()) == pt.groups.end();
+      const char* name = regular ? "binomial" : "adaptive_binomial";
+      return simulate_plan(pt, op, name, algorithm(op, name).make, 1, rank_groups);
+    }
+    case Collective::alltoall:
+    case Collective::alltoallv:
+    case Collective::many_to_many:
+      break;  // no rows yet: `optcoll simulate alltoall|alltoallv|many_to_many` prices them
+  }
+  throw optcoll::Error(Errc::internal, "no optcoll plan");
+}
+
+// The classic algorithms of op, simulated where a plan exists and the run
+// is affordable, else by their closed forms.
+std::vector<Priced> baselines(const Point& pt, Collective op) {
+  std::vector<Priced> out;
+  const auto simulated_or_formula = [&](const model::BaselinePrice& b, std::string_view rename = {}) {
+    const plan::AlgorithmInfo* a = plan::find_algorithm(op, b.name);
+    if (a == nullptr || static_cast<double>(pt.p) * static_cast<double>(b.rounds) > kSimulateBudget)
+      return from_formula(b, rename);
+    Priced s = simulate_plan(pt, op, std::string(rename.empty() ? b.name : rename), a->make, b.blocks, false);
+    return s;
+  };
+  switch (op) {
+    case Collective::bcast:
+      for (const auto& b : model::price_baselines(pt.p, pt.total, pt.total, pt.ab))
+        out.push_back(simulated_or_formula(b));
+      break;
+    case Collective::reduce:
+      for (const auto& b : model::price_baselines(pt.p, pt.total, pt.total, pt.ab))
+        out.push_back(b.name == "scatter_allgather" ? from_formula(b, "reduce_scatter_gather")
+                                                    : simulated_or_formula(b));
+      break;
+    case Collective::allgather:
+    case Collective::reduce_scatter:  // the allgather patterns reversed
+      out.push_back(from_formula(model::price_allgather_ring(pt.groups, pt.ab)));
+      out.push_back(from_formula(model::price_allgather_bruck(pt.groups, pt.ab)));
+      break;
+    case Collective::allreduce:
+      out.push_back(from_formula(model::price_allreduce_ring(pt.p, pt.total, pt.ab)));
+      out.push_back(from_formula(model::price_allreduce_recursive_doubling(pt.p, pt.total, pt.ab)));
+      out.push_back(from_formula(model::price_allreduce_rabenseifner(pt.p, pt.total, pt.ab)));
+      break;
+    case Collective::scan:
+    case Collective::exscan: {
+      // MPICH's recursive doubling (optcoll's doubling plan) and Open MPI's
+      // linear chain of whole vectors.
+      const double round = pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total);
+      out.push_back({"recursive_doubling", 1, pt.q, pt.q * round, "formula"});
+      out.push_back({"linear", 1, pt.p - 1, static_cast<double>(pt.p - 1) * round, "formula"});
+      break;
+    }
+    case Collective::gather:
+    case Collective::scatter: {
+      // The star: the root sends or receives p-1 messages one by one.
+      const PlanMaker star = op == Collective::gather ? &plan::make_gather_linear : &plan::make_scatter_linear;
+      if (static_cast<double>(pt.p) * static_cast<double>(pt.p) <= kSimulateBudget)
+        out.push_back(simulate_plan(pt, op, "linear", star, 1, true));
+      break;
+    }
+    case Collective::alltoall:
+    case Collective::alltoallv:
+    case Collective::many_to_many:
+      break;
+  }
+  return out;
+}
+
+// The rounds the paper bound allows optcoll's plan: n-1+q for the
+// circulant pipelines (twice for allreduce's two phases), q for the
+// logarithmic plans (doubling, dissemination, binomial trees); -1 where no
+// round bound applies (the pipelined scan chain, n+p-2 rounds).
+std::int64_t bound_rounds(const Priced& mine, std::int64_t p, int q) {
+  if (p == 1) return 0;
+  if (mine.name == "circulant") return mine.n - 1 + q;
+  if (mine.name == "pipeline") return -1;
+  return q;
+}
+
+// The table's rows: one per operation optcoll offers.
+struct Row {
+  std::string_view name;
+  Collective op;
+  Volume volume;
+  model::Distribution dist;
+  std::string_view notes;   // the notes' asymptotic formula
+  std::string_view growth;  // what multiplies mu m in it: "log p" or "p"
+  std::string_view bound;   // the paper bound, or ""
+};
+
+constexpr Row kRows[] = {
+    {"bcast", Collective::bcast, Volume::whole, model::Distribution::regular, "Theta(tau log p + mu m log p) (§1.3)",
+     "log p", "n-1+ceil(log2 p) rounds of m/n (Traff 2024, Thm. 1)"},
+    {"reduce", Collective::reduce, Volume::whole, model::Distribution::regular, "Theta(tau log p + mu m log p) (§2.2)",
+     "log p", "n-1+ceil(log2 p) rounds (Traff 2024, Obs. 1.3)"},
+    {"allreduce", Collective::allreduce, Volume::whole, model::Distribution::regular,
+     "Theta(tau log p + mu m log p) (§3.2)", "log p", "2(n-1+ceil(log2 p)) rounds of m/(pn) (Traff 2024, Obs. 1.4)"},
+    {"scan", Collective::scan, Volume::whole, model::Distribution::regular, "Theta(tau log p + mu m log p) (§4.2)",
+     "log p", "ceil(log2 p) rounds (doubling, any p)"},
+    {"exscan", Collective::exscan, Volume::whole, model::Distribution::regular, "Theta(tau log p + mu m log p) (§4.2)",
+     "log p", "ceil(log2 p) rounds (doubling, any p)"},
+    {"gather", Collective::gather, Volume::per_rank, model::Distribution::regular, "Theta(tau log p + mu m p) (§5.2)",
+     "p", "ceil(log2 p) rounds, (p-1) m bytes into the root"},
+    {"gatherv", Collective::gather, Volume::per_rank, model::Distribution::irregular,
+     "Theta(tau log p + mu m p) (§5.2)", "p", "ceil(log2 p) rounds (Traff 2018, Prop. 1)"},
+    {"allgather", Collective::allgather, Volume::per_rank, model::Distribution::regular,
+     "Theta(tau log p + mu m p) (§6.2)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Alg. 7)"},
+    {"allgatherv", Collective::allgather, Volume::per_rank, model::Distribution::irregular,
+     "Theta(tau log p + mu m p) (§6.2)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Alg. 7)"},
+    {"scatter", Collective::scatter, Volume::per_rank, model::Distribution::regular, "Theta(tau log p + mu m p) (§7.2)",
+     "p", "ceil(log2 p) rounds, (p-1) m bytes out of the root"},
+    {"scatterv", Collective::scatter, Volume::per_rank, model::Distribution::irregular,
+     "Theta(tau log p + mu m p) (§7.2)", "p", "ceil(log2 p) rounds (Traff 2018, Prop. 1)"},
+    {"reduce_scatter_block", Collective::reduce_scatter, Volume::per_rank, model::Distribution::regular,
+     "Theta(tau log p + mu m p) (as allgather, reversed)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Obs. 1.4)"},
+    {"reduce_scatter", Collective::reduce_scatter, Volume::per_rank, model::Distribution::irregular,
+     "Theta(tau log p + mu m p) (as allgather, reversed)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Obs. 1.4)"},
+};
+
+int run_model(const ModelArgs& a) {
+  if (a.p < 1 || a.p > 65536) throw UsageError(fmt::format("-p must be in [1, 65536], got {}", a.p));
+  if (a.m < 1 || a.m > (std::int64_t{1} << 40)) throw UsageError(fmt::format("-m must be in [1, 2^40], got {}", a.m));
+  if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0) || !std::isfinite(a.ab.alpha) || !std::isfinite(a.ab.beta))
+    throw UsageError("--alpha must be finite and > 0, --beta finite and >= 0");
+  const int q = schedule::Circulant(a.p).q();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  if (!a.json)
+    fmt::print("optcoll model: p={} m={} B, alpha={:g} s, beta={:g} s/B (q = {}; times from the simulator)\n", a.p, a.m,
+               a.ab.alpha, a.ab.beta, q);
+  for (const Row& row : kRows) {
+    Point pt{a.p, a.m, row.volume == Volume::whole ? a.m : a.p * a.m, q, a.ab, {}};
+    pt.groups = model::distribute(row.dist, a.p, pt.total);
+    const Priced mine = optcoll_plan(pt, row.op, row.volume == Volume::per_rank);
+    std::int64_t bound = bound_rounds(mine, a.p, q);
+    if (row.op == Collective::allreduce && mine.name == "circulant") bound *= 2;
+    const std::vector<Priced> base = a.p == 1 ? std::vector<Priced>{} : baselines(pt, row.op);
+    if (a.json) {
+      nlohmann::ordered_json r;
+      r["op"] = row.name;
+      r["notes_formula"] = row.notes;
+      r["notes_growth"] = row.growth;
+      r["paper_bound"] = row.bound;
+      r["bound_rounds"] = bound;
+      r["bytes"] = pt.total;
+      r["optcoll"] = {{"algorithm", mine.name},
+                      {"n", mine.n},
+                      {"rounds", mine.rounds},
+                      {"time", mine.time},
+                      {"method", mine.method}};
+      r["baselines"] = nlohmann::ordered_json::array();
+      for (const Priced& b : base)
+        r["baselines"].push_back(
+            {{"algorithm", b.name}, {"n", b.n}, {"rounds", b.rounds}, {"time", b.time}, {"method", b.method}});
+      rows.push_back(std::move(r));
+      continue;
+    }
+    fmt::print("\n{:<20} {}\n", row.name, row.notes);
+    if (!row.bound.empty())
+      fmt::print("  paper bound: {}{}\n", row.bound, bound >= 0 ? fmt::format(" = {} here", bound) : std::string());
+    fmt::print("  optcoll  {:<22} n={:<7} rounds={:<7} {:>12.6g} s  ({})\n", mine.name, mine.n, mine.rounds, mine.time,
+               mine.method);
+    for (const Priced& b : base)
+      fmt::print("  classic  {:<22} n={:<7} rounds={:<7} {:>12.6g} s  ({}; {:.2f}x optcoll)\n", b.name, b.n, b.rounds,
+                 b.time, b.method, mine.time > 0 && b.time >= 0 ? b.time / mine.time : 0.0);
+  }
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["p"] = a.p;
+    j["m"] = a.m;
+    j["alpha"] = a.ab.alpha;
+    j["beta"] = a.ab.beta;
+    j["rows"] = std::move(rows);
+    fmt::print("{}\n", j.dump());
+  }
+  return 0;
+}
+
+void add_model_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<ModelArgs>();
+  auto* cmd = app.add_subcommand("model", "The cost table: every operation's formula, bound and simulated cost");
+  cmd->add_option("-p", a->p, "Number of processes (1..65536)")->required();
+  cmd->add_option("-m", a->m, "Message size m in bytes (the vector; one rank's block for gather-like ops)")->required();
+  cmd->add_option("--alpha", a->ab.alpha, "alpha-beta model: seconds per message (default 2e-6)");
+  cmd->add_option("--beta", a->ab.beta, "alpha-beta model: seconds per byte (default 1e-10)");
+  cmd->add_flag("--json", a->json, "Print JSON");
+  cmd->callback([a, &exit_code] { exit_code = run_model(*a); });
+}
+
+const Subcommand registered{"model", &add_model_command};
+
+}  // namespace
+}  // namespace optcoll::cli
