@@ -66,9 +66,9 @@ constexpr std::array kAlgorithms{
     AlgorithmInfo{C::scatter, "tree", false, false, B::one, &make_scatter_tree,
                   "PlanContext::tree, e.g. the optimal ordered tree (Traff 2018, Fig. 6); else binomial"},
     AlgorithmInfo{C::bcast, "logp_tree", false, false, B::one, &make_bcast_logp_tree,
-                  "whole buffer along the LogP-optimal tree B(p) for OPTCOLL_LOGP=L,o,g (Karp et al. 1993)"},
-    AlgorithmInfo{C::reduce, "logp_tree", true, false, B::one, &make_reduce_logp_tree,
-                  "the logp_tree broadcast reversed (Karp et al. 1993, §4.2)"},
+                  "whole buffer along the LogP-optimal tree B(p) for the measured L, o, g (Karp et al. 1993, §2)"},
+    AlgorithmInfo{C::reduce, "logp_tree", false, false, B::one, &make_reduce_logp_tree,
+                  "optimal summation tree: B(p) for L+1 reversed, any operator (Karp et al. 1993, §5)"},
 };
 
 }  // namespace

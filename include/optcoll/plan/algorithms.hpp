@@ -13,6 +13,9 @@
 namespace optcoll::trees {
 class TreeSchedule;
 }
+namespace optcoll::logp {
+struct Params;
+}
 
 namespace optcoll::plan {
 
@@ -30,6 +33,9 @@ struct PlanContext {
   // gather/scatter "tree": the tree and its rounds (trees/schedule.hpp),
   // rooted at spec.root, over the layout's groups.
   const trees::TreeSchedule* tree = nullptr;
+  // bcast/reduce "logp_tree": the machine's LogP parameters (the MPI layer's
+  // measured ones, logp/plan_tree.hpp); nullptr: logp::plan_parameters().
+  const logp::Params* logp = nullptr;
 };
 
 using PlanFactory = std::unique_ptr<RankPlan> (*)(const PlanContext&, rank_t rank);
