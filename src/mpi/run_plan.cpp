@@ -69,6 +69,7 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
   const std::int64_t bytes = count * c.type.size;
   const Choice ch = op == plan::Collective::allreduce ? choose_allreduce(s, count, bytes, commutative != 0, options)
                                                       : choose(s, op, count, bytes, commutative != 0, options);
+  if (ch.algorithm->name == "logp_tree") logp_model(s);  // what the plan would use
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);
   d.blocks = ch.blocks;
