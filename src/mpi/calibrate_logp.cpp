@@ -18,9 +18,12 @@
 //  - L = RTT/2 - 2o, at least one unit; g at least o (the model's o <= g).
 //
 // Medians over the repetitions (the first a warm-up). Rank 0 sends the
-// four numbers to every rank, so all agree. Cost: about 3 x 16 round trips
-// and 2 x 8 bursts of 32 messages once per communicator (well under 1 ms
-// on this box with Open MPI, tens of ms oversubscribed under MPICH).
+// four numbers to every rank, so all agree. Cost, once per communicator:
+// 3 x 10 round trips and 6 x 4 bursts (of 1 or 32 messages), each ending in
+// a round trip: 1 ms for two ranks on this 2-core box; with 8 and 16 ranks
+// at a load average of 15, where a round trip waits for the scheduler
+// (RTT of milliseconds), 1.2 and 2.5 s with the 16 and 8 repetitions
+// used at first, hence these smaller counts.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -31,8 +34,8 @@
 namespace optcoll::mpi {
 namespace {
 
-constexpr int kReps = 16;
-constexpr int kBurstReps = 8;
+constexpr int kReps = 10;
+constexpr int kBurstReps = 6;
 constexpr int kBurst = 32;
 constexpr int kSmall = 8;
 constexpr int kLarge = 4096;

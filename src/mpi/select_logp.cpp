@@ -13,7 +13,9 @@
 // logp_tree is taken when it is strictly the cheapest. The simulator runs
 // the very plans the executor runs, so "the model" is the plans themselves
 // under LogGP; for p = 2 every candidate is one message and nothing changes.
-// Answers are cached per communicator, operation and byte count.
+// Answers are cached per communicator, operation and byte count. Up to
+// kLogpMaxRanks ranks: the simulation costs O(p x rounds) once per size,
+// and the star-like trees of a large L/g have about p rounds.
 #include <algorithm>
 
 #include "optcoll/logp/plan_tree.hpp"
@@ -40,7 +42,7 @@ double loggp_price(const CommState& s, const plan::AlgorithmInfo& a, const plan:
 
 bool logp_tree_wins(CommState& s, plan::Collective op, std::int64_t bytes, bool commutative,
                     const plan::AlgorithmInfo& current, std::int64_t blocks) {
-  if (s.size < 3 || bytes < 1 || bytes > kLogpMaxBytes) return false;
+  if (s.size < 3 || s.size > kLogpMaxRanks || bytes < 1 || bytes > kLogpMaxBytes) return false;
   if (op != plan::Collective::bcast && op != plan::Collective::reduce) return false;
   auto& cache = s.logp_wins[(op == plan::Collective::reduce ? 2U : 0U) + (commutative ? 1U : 0U)];
   if (auto it = cache.find(bytes); it != cache.end()) return it->second;

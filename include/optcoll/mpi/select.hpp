@@ -16,7 +16,7 @@
 // plans choose their own. Every input is equal at all ranks, so is n.
 //
 // The LogP tree rule (select_logp.cpp): an automatic Bcast or Reduce of at
-// most kLogpMaxBytes on p >= 3 ranks runs "logp_tree" when the plan
+// most kLogpMaxBytes on 3 <= p <= kLogpMaxRanks ranks runs "logp_tree" when the plan
 // simulator's LogGP clock, with the communicator's measured L, o, g, G,
 // prices it strictly below the default choice and the binomial tree.
 #pragma once
@@ -51,6 +51,8 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
 // The LogP tree rule's size limit: beyond it the pipelined circulant plans
 // (alpha-beta model) take over.
 inline constexpr std::int64_t kLogpMaxBytes = 4096;
+// ... and its communicator size limit (the price is a simulation).
+inline constexpr int kLogpMaxRanks = 4096;
 
 // Whether logp_tree is strictly cheaper than `current` (with `blocks`) and
 // the binomial tree for a call of `bytes` (see above). Collective at the
