@@ -2,6 +2,7 @@
 //
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce                 # native vs optcoll
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce --rules         # block-count rules
+//   mpirun -n 8 build-mpi/mpi_bcast_reduce --logp          # LogP tree (issue 7)
 //
 // Native mode: for each size (MPI_INT elements, 8 B .. 16 MiB in powers of
 // 4, then 16 MiB) and each collective, native and optcoll alternate
@@ -12,6 +13,12 @@
 // oversubscribed node: whether a rank is even running when the data arrives
 // decides the time.) Medians over the repetitions. Prints size, the two
 // medians, optcoll/native, optcoll's algorithm and n.
+//
+// LogP mode (8 B .. 4 KiB unless --min/--max): native, optcoll's logp_tree
+// and the circulant plan with n = 1 (and the binomial tree) alternate
+// within every repetition, timed like native mode; medians and the ratios
+// of the same run. Prints the communicator's measured L, o, g, G and what
+// the automatic choice picks.
 //
 // Rules mode: optcoll broadcast with n from the calibrated alpha-beta model,
 // from the paper's rule n = m / (F sqrt(m / ceil(log2 p))) for F = 70 and
@@ -79,6 +86,59 @@ void native_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::str
       if (g_rank == 0)
         fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(count * 4), mn, mo, mo / mn, d.algorithm,
                    d.blocks);
+    }
+  }
+}
+
+void logp_mode(std::int64_t lo, std::int64_t hi, int reps, const std::string& which) {
+  const int root = 0;
+  using optcoll::plan::Collective;
+  const optcoll::mpi::Decision d0 =
+      optcoll::mpi::describe(MPI_COMM_WORLD, Collective::bcast, 1, MPI_INT, MPI_SUM, {"logp_tree", 0});
+  if (g_rank == 0)
+    fmt::print("\nLogP p={}: L={:.3g} us o={:.3g} us g={:.3g} us G={:.3g} ns/B; plan units (10 ns): L={} o={} g={}{}\n",
+               g_size, d0.measured.L * 1e6, d0.measured.o * 1e6, d0.measured.g * 1e6, d0.measured.G * 1e9, d0.logp.L,
+               d0.logp.o, d0.logp.g, d0.poll ? " (polling waits)" : "");
+  const std::vector<optcoll::Options> variants{{"logp_tree", 0}, {"circulant", 1}, {"binomial", 0}};
+  for (const std::string op : {"bcast", "reduce"}) {
+    if (which != "both" && which != op) continue;
+    const bool bc = op == "bcast";
+    if (g_rank == 0)
+      fmt::print(
+          "\n{} p={}, median us of {} reps\n| size | native | logp_tree | circulant n=1 | binomial | logp/native | "
+          "logp/circ1 | auto picks |\n|---:|---:|---:|---:|---:|---:|---:|---|\n",
+          op, g_size, reps);
+    for (std::int64_t bytes : sizes(lo, hi)) {
+      const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
+      std::vector<int> a(static_cast<std::size_t>(count), g_rank + 1);
+      std::vector<int> b(static_cast<std::size_t>(count), 0);
+      const auto native = [&] {
+        if (bc)
+          MPI_Bcast(a.data(), static_cast<int>(count), MPI_INT, root, MPI_COMM_WORLD);
+        else
+          MPI_Reduce(a.data(), b.data(), static_cast<int>(count), MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      };
+      const auto ours = [&](const optcoll::Options& o) {
+        if (bc)
+          optcoll::bcast(a.data(), count, MPI_INT, root, MPI_COMM_WORLD, o);
+        else
+          optcoll::reduce(a.data(), b.data(), count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, o);
+      };
+      g_batch = batch_for(bytes);
+      native();  // warm-up (and optcoll's plans)
+      for (const auto& o : variants) ours(o);
+      std::vector<std::vector<double>> t(variants.size() + 1);
+      for (int i = 0; i < reps; ++i) {
+        t[0].push_back(timed(native));
+        for (std::size_t j = 0; j < variants.size(); ++j) t[j + 1].push_back(timed([&] { ours(variants[j]); }));
+      }
+      const optcoll::mpi::Decision d =
+          optcoll::mpi::describe(MPI_COMM_WORLD, bc ? Collective::bcast : Collective::reduce, count, MPI_INT, MPI_SUM);
+      std::vector<double> m;
+      for (const auto& x : t) m.push_back(median(x) * 1e6);
+      if (g_rank == 0)
+        fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} | {} |\n", human(count * 4), m[0], m[1],
+                   m[2], m[3], m[1] / m[0], m[1] / m[2], d.algorithm);
     }
   }
 }
@@ -195,6 +255,7 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{16} << 20;
   int reps = 41;
   bool rules = false;
+  bool logp = false;
   std::int64_t sweep = 0;
   std::string which = "both";
   std::vector<double> Fs{70};
@@ -203,6 +264,8 @@ int main(int argc, char** argv) {
     const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
     if (a == "--rules")
       rules = true;
+    else if (a == "--logp")
+      logp = true;
     else if (a == "--min")
       lo = std::atoll(next().c_str());
     else if (a == "--max")
@@ -218,7 +281,7 @@ int main(int argc, char** argv) {
     else {
       if (g_rank == 0)
         fmt::print(stderr,
-                   "usage: mpi_bcast_reduce [--rules [--F f]...] [--sweep BYTES] [--op bcast|reduce|both] "
+                   "usage: mpi_bcast_reduce [--rules [--F f]...] [--logp] [--sweep BYTES] [--op bcast|reduce|both] "
                    "[--min B] [--max B] [--reps R]\n");
       MPI_Finalize();
       return 2;
@@ -226,6 +289,8 @@ int main(int argc, char** argv) {
   }
   if (sweep > 0)
     sweep_mode(sweep, reps, which);
+  else if (logp)
+    logp_mode(lo, std::min<std::int64_t>(hi, 4096), reps, which);
   else if (rules)
     rules_mode(lo, hi, reps, Fs);
   else

@@ -18,7 +18,9 @@ add_library(optcoll_mpi
   src/mpi/settings.cpp
   src/mpi/comm_cache.cpp
   src/mpi/calibrate.cpp
+  src/mpi/calibrate_logp.cpp
   src/mpi/select.cpp
+  src/mpi/select_logp.cpp
   src/mpi/validate.cpp
   src/mpi/validate_op.cpp
   src/mpi/run_plan.cpp

@@ -99,7 +99,12 @@ const BlockModel& block_model(CommState& s) {
   if (e.alpha > 0 && e.beta > 0) {
     m.ab = {e.alpha, e.beta};  // both overridden: the plain alpha-beta model, nothing measured
   } else {
+    const Calibration logp = s.measured;  // calibrate_logp()'s part, if measured
     s.measured = calibrate(s);
+    s.measured.L = logp.L;
+    s.measured.o = logp.o;
+    s.measured.g = logp.g;
+    s.measured.G = logp.G;
     m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill};
   }
   s.model = m;

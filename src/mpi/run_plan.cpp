@@ -30,6 +30,9 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   if (cached.plan == nullptr || cached.algorithm != choice.algorithm || !same(cached.spec, spec) || !same_layout) {
     cached.plan.reset();
     plan::PlanContext ctx{spec, &s.graph};
+    // The LogP trees use the communicator's L, o, g (measured at the first
+    // such call: collective, and every rank chose the same algorithm).
+    if (choice.algorithm->name == "logp_tree") ctx.logp = &logp_model(s);
     kept.layout.reset();
     kept.from_caller = layout != nullptr;
     if (plan::has_rank_groups(spec.op)) {
@@ -76,11 +79,13 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
                     : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
                     : scan                             ? choose_scan(s, op, count, bytes, commutative != 0, options)
                                                        : choose(s, op, count, bytes, commutative != 0, options);
+  if (ch.algorithm->name == "logp_tree") logp_model(s);  // what the plan would use
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);
   d.blocks = ch.blocks;
   if (s.model) d.model = *s.model;
   d.measured = s.measured;
+  if (s.logp) d.logp = *s.logp;
   d.poll = s.wait == WaitMode::poll;
   return d;
 }

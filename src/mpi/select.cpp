@@ -105,6 +105,11 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
       c.blocks = std::clamp<std::int64_t>(c.blocks, 1, max_blocks);
       break;
   }
+  if (c.automatic && s.settings.logp_auto && (op == plan::Collective::bcast || op == plan::Collective::reduce) &&
+      logp_tree_wins(s, op, bytes, commutative, *c.algorithm, c.blocks)) {
+    c.algorithm = plan::find_algorithm(op, "logp_tree");
+    c.blocks = 1;
+  }
   return c;
 }
 

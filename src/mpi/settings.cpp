@@ -92,6 +92,22 @@ Settings Settings::from_environment() {
     else
       s.spin = static_cast<std::int32_t>(i);
   }
+  if (const char* v = env("OPTCOLL_LOGP")) {
+    long long L = 0, o = 0, g = 0;
+    char tail = 0;
+    if (std::sscanf(v, "%lld,%lld,%lld%c", &L, &o, &g, &tail) != 3 || L < 1 || o < 0 || g < 1 || o > g ||
+        g > (std::int64_t{1} << 40) || L > (std::int64_t{1} << 40))
+      ignored("OPTCOLL_LOGP", v, "expected L,o,g: integers, L >= 1, 0 <= o <= g, g >= 1");
+    else
+      s.logp = {L, o, g};
+  }
+  if (const char* v = env("OPTCOLL_LOGP_AUTO")) {
+    const std::string_view a(v);
+    if (a == "1" || a == "0")
+      s.logp_auto = a == "1";
+    else
+      ignored("OPTCOLL_LOGP_AUTO", v, "expected 0 or 1");
+  }
   for (std::size_t op = 0; op < plan::kCollectives; ++op)
     name(env_name(static_cast<plan::Collective>(op)).c_str(), s.algorithm[op]);
   return s;

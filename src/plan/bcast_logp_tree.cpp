@@ -1,17 +1,24 @@
 // bcast "logp_tree": the whole buffer along the LogP-optimal tree B(P)
 // (Karp et al. 1993, Theorem 2.1), one send per round, children in order of
-// decreasing subtree height; reduce "logp_tree": the same reversed. See
-// logp/plan_tree.hpp. Rounds: max over ranks of the round of their
+// decreasing subtree height (see logp/plan_tree.hpp; the reduction is in
+// reduce_logp_tree.cpp). Rounds: max over ranks of the round of their
 // reception, plus one; for the postal model with L = 1 that is the binomial
 // tree's ceil(log2 p).
+//
+// Invariant (tests/logp/test_plan_tree.cpp): the plan simulator's LogGP
+// clock with G = 0 ends at exactly B(P; L, o, g): node v holding the datum
+// at its label t sends to child i at t + i*g, and that child holds it at
+// t + i*g + L + 2o, its label (Definition 2.3).
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
 
+#include "optcoll/error.hpp"
 #include "optcoll/logp/plan_tree.hpp"
-#include "optcoll/plan/reversed.hpp"
 
 namespace optcoll::logp {
 namespace {
@@ -40,6 +47,50 @@ Params& current() {
   return p;
 }
 
+// Footnote 2's renumbering for one operand per node: a preorder in which v
+// comes first and its children follow from the last one served to the first
+// (in the reversed tree, the order their partial results reach v). Then the
+// subtree of the node at rank r is [r, r + size) and v's value, combined on
+// the right with each arriving partial, stays the ordered product of an
+// interval. Iterative: B(P) can be deep (a chain for large L/g).
+TreeShape rank_ordered(const TreeShape& s) {
+  const proc_t P = s.size();
+  std::vector<proc_t> pos(static_cast<std::size_t>(P), -1);
+  std::vector<proc_t> stack{s.root};
+  proc_t next = 0;
+  while (!stack.empty()) {
+    const proc_t v = stack.back();
+    stack.pop_back();
+    pos[static_cast<std::size_t>(v)] = next++;
+    // Pushed first to last, so the last child served is visited first.
+    for (proc_t j = s.child_offset[static_cast<std::size_t>(v)]; j < s.child_offset[static_cast<std::size_t>(v) + 1];
+         ++j)
+      stack.push_back(s.children[static_cast<std::size_t>(j)]);
+  }
+  TreeShape t;
+  t.root = 0;
+  t.parent.assign(static_cast<std::size_t>(P), -1);
+  t.child_offset.assign(static_cast<std::size_t>(P) + 1, 0);
+  t.children.resize(s.children.size());
+  for (proc_t v = 0; v < P; ++v) {
+    const auto pv = static_cast<std::size_t>(pos[static_cast<std::size_t>(v)]);
+    const proc_t par = s.parent[static_cast<std::size_t>(v)];
+    t.parent[pv] = par < 0 ? -1 : pos[static_cast<std::size_t>(par)];
+    t.child_offset[pv + 1] =
+        s.child_offset[static_cast<std::size_t>(v) + 1] - s.child_offset[static_cast<std::size_t>(v)];
+  }
+  for (std::size_t v = 0; v < static_cast<std::size_t>(P); ++v) t.child_offset[v + 1] += t.child_offset[v];
+  for (proc_t v = 0; v < P; ++v) {
+    const auto pv = static_cast<std::size_t>(pos[static_cast<std::size_t>(v)]);
+    proc_t out = t.child_offset[pv];
+    for (proc_t j = s.child_offset[static_cast<std::size_t>(v)]; j < s.child_offset[static_cast<std::size_t>(v) + 1];
+         ++j)
+      t.children[static_cast<std::size_t>(out++)] =
+          pos[static_cast<std::size_t>(s.children[static_cast<std::size_t>(j)])];
+  }
+  return t;
+}
+
 }  // namespace
 
 Params plan_parameters() {
@@ -53,17 +104,27 @@ void set_plan_parameters(const Params& p) {
   current() = p;
 }
 
-std::shared_ptr<const TreeRounds> tree_rounds(proc_t P, proc_t root, const Params& p) {
-  using Key = std::tuple<proc_t, proc_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+Params summation_parameters(const Params& p) {
+  return Params{p.L + 1, p.o, std::max(p.g, p.o + 1), 0};
+}
+
+Params plan_parameters(const plan::PlanContext& ctx) {
+  return ctx.logp != nullptr ? *ctx.logp : plan_parameters();
+}
+
+std::shared_ptr<const TreeRounds> tree_rounds(proc_t P, proc_t root, const Params& p, bool ordered) {
+  using Key = std::tuple<proc_t, proc_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool>;
   static std::mutex mu;
   static std::map<Key, std::shared_ptr<const TreeRounds>> cache;
-  const Key key{P, root, p.L, p.o, p.g, p.G};
+  if (ordered && root != 0) throw Error(Errc::invalid_root, "logp::tree_rounds: the ordered tree has root 0");
+  const Key key{P, root, p.L, p.o, p.g, p.G, ordered};
   {
     const std::lock_guard<std::mutex> lock(mu);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
   auto t = std::make_shared<TreeRounds>();
   t->shape = tree_shape(BroadcastTree(P, p), root);
+  if (ordered) t->shape = rank_ordered(t->shape);
   t->recv_round.assign(static_cast<std::size_t>(P), -1);
   // Parents before children: walk from the root in BFS order.
   std::vector<proc_t> queue{root};
@@ -91,7 +152,7 @@ class BcastLogpTree final : public RankPlan {
   BcastLogpTree(const PlanContext& ctx, rank_t rank) : layout_(ctx.spec.count, 1), rank_(rank) {
     checked_blocks(ctx.spec);
     if (ctx.spec.count > 0 && ctx.spec.p > 1) {
-      tree_ = logp::tree_rounds(ctx.spec.p, ctx.spec.root, logp::plan_parameters());
+      tree_ = logp::tree_rounds(ctx.spec.p, ctx.spec.root, logp::plan_parameters(ctx));
       rounds_ = tree_->rounds;
     }
   }
@@ -119,10 +180,6 @@ class BcastLogpTree final : public RankPlan {
 
 std::unique_ptr<RankPlan> make_bcast_logp_tree(const PlanContext& ctx, rank_t rank) {
   return std::make_unique<BcastLogpTree>(ctx, rank);
-}
-
-std::unique_ptr<RankPlan> make_reduce_logp_tree(const PlanContext& ctx, rank_t rank) {
-  return std::make_unique<ReversedPlan>(make_bcast_logp_tree(ctx, rank), Action::combine_before);
 }
 
 }  // namespace optcoll::plan

@@ -1,11 +1,18 @@
 // The LogP-optimal broadcast tree B(P) (Karp et al. 1993, §2) as a
-// round-based plan (plan/): "logp_tree" broadcasts one block along B(P) for
-// the plan parameters, every node sending to its children in order of
-// decreasing subtree height, one per round after its reception; the
-// reduction is that broadcast reversed (plan/reversed.hpp), for commutative
-// operators. The plan layer runs one send and one receive per rank and round,
-// so the LogP times of B(P) become an order of sends; the MPI layer (issue 7,
-// item 7) is to measure L, o, g and call set_plan_parameters().
+// round-based plan (plan/): bcast "logp_tree" sends one block along B(P),
+// every node sending to its children in order of decreasing subtree height,
+// one per round after its reception. reduce "logp_tree" is the summation
+// tree of §5 for one operand per rank: the time reversal of B(P) for the
+// summation parameters (Lemma 5.1: latency L+1, the +1 being the addition
+// after a reception; gap g' = max(g, o+1)). For a commutative operator node
+// v sits at rank (v + root) mod P; for any other operator the nodes are
+// renumbered as footnote 2 says, so that every subtree is a rank interval
+// starting at its root, the children's intervals in the order their partial
+// results arrive, and the tree's root is rank 0 (one more round moves the
+// result to another root). The plan layer runs one send and one receive per
+// rank and round, so the LogP times of B(P) become an order of sends.
+// Parameters: PlanContext::logp (the MPI layer's measured L, o, g), else
+// plan_parameters().
 #pragma once
 
 #include <cstdint>
@@ -31,8 +38,18 @@ struct TreeRounds {
   std::vector<std::int64_t> recv_round;
   std::int64_t rounds = 0;
 };
-// Cached per (P, root, parameters); O(P) on a miss.
-std::shared_ptr<const TreeRounds> tree_rounds(proc_t P, proc_t root, const Params& p);
+// Cached per (P, root, parameters, ordered); O(P) on a miss (O(P log P)
+// worst case, tree_shape's sort). ordered: the footnote-2 numbering (root
+// must be 0): every subtree is the rank interval [v, v + size), v first,
+// then the children's intervals from the last child served to the first.
+std::shared_ptr<const TreeRounds> tree_rounds(proc_t P, proc_t root, const Params& p, bool ordered = false);
+
+// The parameters of the summation tree for those of the machine (Lemma 5.1):
+// {L + 1, o, max(g, o + 1)}, in the same unit (one addition = 1).
+Params summation_parameters(const Params& p);
+
+// ctx.logp if set, else plan_parameters().
+Params plan_parameters(const plan::PlanContext& ctx);
 
 }  // namespace optcoll::logp
 

@@ -17,11 +17,13 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
 #include "optcoll/mpi/executor.hpp"
 #include "optcoll/plan/algorithms.hpp"
@@ -40,6 +42,12 @@ struct Settings {
   std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
   std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
   std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
+  // OPTCOLL_LOGP="L,o,g": LogP parameters in units of kLogpUnit (all three
+  // set, o <= g), replacing the measurement; zero: measure.
+  std::array<std::int64_t, 3> logp{};
+  // OPTCOLL_LOGP_AUTO=1: the automatic selection may pick logp_tree for
+  // small Bcast/Reduce (select_logp.cpp); off by default (DEVELOPERS.md).
+  bool logp_auto = false;
   // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
   std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
 
@@ -56,7 +64,18 @@ struct Calibration {
   double beta = 0;            // per-byte cost, all ranks sending at once, s/B
   double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)
   double ranks_per_core = 0;  // ranks per core on the most loaded node
+  // LogP / LogGP (Karp et al. 1993; calibrate_logp.cpp): ping-pong and burst
+  // between rank 0 and rank p-1, seconds (G: seconds per byte).
+  double L = 0;
+  double o = 0;
+  double g = 0;
+  double G = 0;
 };
+
+// The MPI layer's LogP time unit: the plans' Params are integers in this
+// unit, which is also the cost of one addition in the summation tree
+// (Lemma 5.1's L+1): an MPI_Reduce_local of a few elements takes about that.
+inline constexpr double kLogpUnit = 10e-9;
 
 // The block-count model in use: n = choose_blocks(q, bytes, count, ab).
 struct BlockModel {
@@ -71,8 +90,10 @@ struct CommState {
   Settings settings;
   WaitMode wait = WaitMode::block;
   int spin = 0;
-  double ranks_per_core = 0;        // this node: ranks of comm per core they may use
-  std::optional<BlockModel> model;  // set by block_model()
+  double ranks_per_core = 0;           // this node: ranks of comm per core they may use
+  std::optional<BlockModel> model;     // set by block_model()
+  std::optional<logp::Params> logp;    // set by logp_model(), in kLogpUnit
+  std::int64_t logp_measurements = 0;  // how often calibrate_logp() ran (tests: once)
   Calibration measured;
   Scratch scratch;
   ByteBuffer work;       // a non-root's reduction buffer
@@ -102,6 +123,9 @@ struct CommState {
     std::int64_t blocks = 1;
   };
   ModelChoice last_model_choice;  // the block model's last answer
+  // The LogP tree rule's answers (select_logp.cpp): bytes -> logp_tree
+  // wins, per (bcast / reduce) x commutative.
+  std::array<std::map<std::int64_t, bool>, 4> logp_wins;
   bool noted_fallback = false;
   bool noted_unknown = false;
 
@@ -128,6 +152,13 @@ Calibration calibrate(const CommState& s);
 // set, else calibrated at the first call (collective over s.comm then), with
 // a single override replacing its measured counterpart.
 const BlockModel& block_model(CommState& s);
+
+// Measures L, o, g and G on s (collective over s.comm; calibrate_logp.cpp).
+Calibration calibrate_logp(const CommState& s);
+
+// The LogP parameters of s in kLogpUnit: OPTCOLL_LOGP if set, else measured
+// at the first call (collective over s.comm then; later calls are local).
+const logp::Params& logp_model(CommState& s);
 
 // Number of CommState objects alive in this process (tests: freed
 // communicators release their state).

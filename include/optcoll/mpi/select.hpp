@@ -14,6 +14,11 @@
 // communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
 // OPTCOLL_BETA); clamped to [1, count]. One block for Blocking::one; Blocking::per_rank
 // plans choose their own. Every input is equal at all ranks, so is n.
+//
+// The LogP tree rule (select_logp.cpp): an automatic Bcast or Reduce of at
+// most kLogpMaxBytes on 3 <= p <= kLogpMaxRanks ranks runs "logp_tree" when the plan
+// simulator's LogGP clock, with the communicator's measured L, o, g, G,
+// prices it strictly below the default choice and the binomial tree.
 #pragma once
 
 #include <mpi.h>
@@ -48,6 +53,18 @@ const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
               const Options& options);
 
+// The LogP tree rule's size limit: beyond it the pipelined circulant plans
+// (alpha-beta model) take over.
+inline constexpr std::int64_t kLogpMaxBytes = 4096;
+// ... and its communicator size limit (the price is a simulation).
+inline constexpr int kLogpMaxRanks = 4096;
+
+// Whether logp_tree is strictly cheaper than `current` (with `blocks`) and
+// the binomial tree for a call of `bytes` (see above). Collective at the
+// first call on s (logp_model()); cached per (op, commutative, bytes).
+bool logp_tree_wins(CommState& s, plan::Collective op, std::int64_t bytes, bool commutative,
+                    const plan::AlgorithmInfo& current, std::int64_t blocks);
+
 // Allreduce: choose() with at most count / p blocks (a group's elements);
 // without Options or OPTCOLL_ALLREDUCE and for a commutative op, the
 // alpha-beta model then picks between the circulant plan,
@@ -75,9 +92,10 @@ Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::i
 struct Decision {
   std::string algorithm;
   std::int64_t blocks = 1;
-  BlockModel model;      // in use (zero when not needed yet)
-  Calibration measured;  // zero when overridden or not measured yet
-  bool poll = false;     // waits by polling (oversubscribed node or OPTCOLL_WAIT=poll)
+  BlockModel model;               // in use (zero when not needed yet)
+  Calibration measured;           // zero when overridden or not measured yet
+  logp::Params logp{0, 0, 0, 0};  // in kLogpUnit; zero when not needed yet
+  bool poll = false;              // waits by polling (oversubscribed node or OPTCOLL_WAIT=poll)
 };
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
                   const Options& options = {});

@@ -13,6 +13,9 @@
 namespace optcoll::trees {
 class TreeSchedule;
 }
+namespace optcoll::logp {
+struct Params;
+}
 
 namespace optcoll::plan {
 
@@ -35,6 +38,9 @@ struct PlanContext {
   // simulator sets `rank_layouts` to p layouts, rank r's plan using
   // rank_layouts[r] (`layout` alone: the same at every rank).
   const BlockLayout* rank_layouts = nullptr;
+  // bcast/reduce "logp_tree": the machine's LogP parameters (the MPI layer's
+  // measured ones, logp/plan_tree.hpp); nullptr: logp::plan_parameters().
+  const logp::Params* logp = nullptr;
 };
 
 using PlanFactory = std::unique_ptr<RankPlan> (*)(const PlanContext&, rank_t rank);
