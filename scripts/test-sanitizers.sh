@@ -27,7 +27,7 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTCOLL_WA
 targets=(optcoll_cli optcoll_schedule_tests optcoll_sim_tests optcoll_cli_tests optcoll_trees_tests
   optcoll_logp_tests optcoll_logp_cli_tests optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests
   optcoll_mpi_api_tests optcoll_mpi_bad_input_tests optcoll_mpi_differential optcoll_mpi_threads_test
-  optcoll_pmpi optcoll_pmpi_stress)
+  optcoll_pmpi optcoll_pmpi_stress optcoll_alltoall_tests optcoll_pmpi_policy_tests)
 cmake --build build-asan --parallel "$(nproc)" --target "${targets[@]}"
 built=$(date +%s)
 

@@ -213,6 +213,7 @@ TEST(Cli, SimulateMillionRanks) {
 struct ModelRow {
   double time = 0;
   std::string growth;
+  std::string algorithm;
 };
 
 std::map<std::string, ModelRow> model_rows(int p, long long m) {
@@ -220,9 +221,13 @@ std::map<std::string, ModelRow> model_rows(int p, long long m) {
   EXPECT_EQ(r.code, 0) << r.out;
   std::map<std::string, ModelRow> out;
   if (r.code != 0) return out;
-  for (const auto& row : nlohmann::json::parse(r.out)["rows"]) {
+  // (The parsed document must outlive the loop: a range-for over a
+  // member of a temporary reads freed memory, which ASan caught.)
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  for (const auto& row : doc["rows"]) {
     EXPECT_EQ(row["optcoll"]["method"], "simulated") << row["op"];
-    out[row["op"].get<std::string>()] = {row["optcoll"]["time"].get<double>(), row["notes_growth"]};
+    out[row["op"].get<std::string>()] = {row["optcoll"]["time"].get<double>(), row["notes_growth"],
+                                         row["optcoll"]["algorithm"]};
   }
   return out;
 }
@@ -277,7 +282,9 @@ TEST(Cli, ModelCostsFollowTheNotesGrowth) {
                              notes_formula(row.growth, p0, static_cast<double>(m0));
       const std::string where = op + " p " + std::to_string(p0) + "->" + std::to_string(p1) + " m " +
                                 std::to_string(m0) + "->" + std::to_string(m1);
-      if (log_rows_at_most && row.growth == "log p") {
+      // The pipelined scan chain (n grows with sqrt(m)) grows more slowly in
+      // m than the doubling formula: it may only beat it.
+      if ((log_rows_at_most && row.growth == "log p") || row.algorithm == "pipeline") {
         EXPECT_LE(sim, formula * 1.12) << where;
         EXPECT_GE(sim, 0.95) << where;
       } else {
