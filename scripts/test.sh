@@ -4,7 +4,7 @@
 # package (scripts/test-install.sh: examples/consumer via find_package and
 # pkg-config, the installed liboptcoll_pmpi.so), then the MPI tests again
 # under MPICH (scripts/test-mpich.sh, build dir ./build-mpich), then the
-# libFuzzer targets for FUZZ_SECONDS (default 20) each (scripts/fuzz.sh,
+# libFuzzer targets for FUZZ_SECONDS (default 10) each (scripts/fuzz.sh,
 # ./build-fuzz), then ASan + UBSan (scripts/test-sanitizers.sh, ./build-asan,
 # about 10 minutes from scratch on 2 cores; OPTCOLL_SANITIZERS=0 skips it).
 set -euo pipefail
@@ -14,5 +14,5 @@ scripts/format.sh --check
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
 scripts/test-install.sh
 scripts/test-mpich.sh
-FUZZ_SECONDS=${FUZZ_SECONDS:-20} scripts/fuzz.sh
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh
 if [ "${OPTCOLL_SANITIZERS:-1}" = 1 ]; then scripts/test-sanitizers.sh; fi
