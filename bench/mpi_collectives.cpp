@@ -50,6 +50,7 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
     fmt::print("\n{} p={}\n", op, g_size);
     fmt::print("| size | native us | optcoll us | optcoll/native | algorithm | n |\n|---:|---:|---:|---:|---|---:|\n");
   }
+  optcoll::model::AlphaBeta model{0, 0};
   for (std::int64_t bytes : sizes(lo, hi)) {
     const std::int64_t total = std::max<std::int64_t>(bytes / 4, 1);
     std::vector<int> recv(static_cast<std::size_t>(total) + static_cast<std::size_t>(g_size), 0);
@@ -58,6 +59,7 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
     std::function<void()> ours;
     optcoll::plan::Collective coll = optcoll::plan::Collective::allgather;
     std::int64_t describe_count = total;
+    std::int64_t describe_smallest = -1;
     optcoll::Options describe_options;
     std::vector<int> counts;
     std::vector<int> displs;
@@ -75,6 +77,7 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
                            MPI_COMM_WORLD);
       };
       describe_count = *std::max_element(counts.begin(), counts.end());
+      describe_smallest = *std::min_element(counts.begin(), counts.end());
     } else if (op == "reduce_scatter_block") {
       const int block = static_cast<int>(std::max<std::int64_t>(total / g_size, 1));
       send.assign(static_cast<std::size_t>(block) * static_cast<std::size_t>(g_size), g_rank);
@@ -125,14 +128,16 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
       tn.push_back(timed(native));
       to.push_back(timed(ours));
     }
-    const optcoll::mpi::Decision d =
-        optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM, describe_options);
+    const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM,
+                                                            describe_options, describe_smallest);
+    model = d.model.ab;
     const double mn = median(tn) * 1e6;
     const double mo = median(to) * 1e6;
     if (g_rank == 0)
       fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(total * 4), mn, mo, mo / mn, d.algorithm,
                  d.blocks);
   }
+  if (g_rank == 0) fmt::print("(block model: alpha {:.3g} s, beta {:.3g} s/B)\n", model.alpha, model.beta);
 }
 
 }  // namespace

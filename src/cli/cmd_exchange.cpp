@@ -33,26 +33,39 @@ bool is_exchange_op(const std::string& op) {
 
 namespace {
 
-std::vector<std::int64_t> traffic(const ExchangeArgs& a, std::int64_t big) {
-  const std::int64_t p = a.p;
-  const std::int64_t small = big / 64;
-  std::vector<std::int64_t> c(static_cast<std::size_t>(p * p), 0);
-  std::mt19937_64 rng(a.seed);
+// The permutation of the seed and the generator that continues from it.
+std::vector<std::int64_t> shuffled(std::int64_t p, std::mt19937_64& rng) {
   std::vector<std::int64_t> perm(static_cast<std::size_t>(p));
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), rng);
+  return perm;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> exchange_permutation(std::int64_t p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  return shuffled(p, rng);
+}
+
+std::vector<std::int64_t> exchange_traffic(std::int64_t p, const std::string& pattern, std::int64_t big,
+                                           std::uint64_t seed) {
+  const std::int64_t small = big / 64;
+  std::vector<std::int64_t> c(static_cast<std::size_t>(p * p), 0);
+  std::mt19937_64 rng(seed);
+  const std::vector<std::int64_t> perm = shuffled(p, rng);
   for (std::int64_t i = 0; i < p; ++i)
     for (std::int64_t j = 0; j < p; ++j) {
       std::int64_t& v = c[static_cast<std::size_t>(i * p + j)];
-      if (a.traffic == "regular")
+      if (pattern == "regular")
         v = big;
-      else if (a.traffic == "hot_sender")
+      else if (pattern == "hot_sender")
         v = i == 0 ? big : small;
-      else if (a.traffic == "hot_receiver")
+      else if (pattern == "hot_receiver")
         v = j == 0 ? big : small;
-      else if (a.traffic == "sparse")
+      else if (pattern == "sparse")
         v = rng() % 8 == 0 ? big : 0;
-      else if (a.traffic == "permutation")
+      else if (pattern == "permutation")
         v = perm[static_cast<std::size_t>(i)] == j ? big : 0;
       else
         throw UsageError("--dist for an exchange must be regular, hot_sender, hot_receiver, sparse or permutation");
@@ -60,7 +73,31 @@ std::vector<std::int64_t> traffic(const ExchangeArgs& a, std::int64_t big) {
   return c;
 }
 
-}  // namespace
+ExchangeVolumes exchange_volumes(std::int64_t p, std::span<const std::int64_t> counts) {
+  ExchangeVolumes v;
+  for (std::int64_t i = 0; i < p; ++i) {
+    std::int64_t s = 0, r = 0;
+    for (std::int64_t j = 0; j < p; ++j) {
+      s += counts[static_cast<std::size_t>(i * p + j)];
+      r += counts[static_cast<std::size_t>(j * p + i)];
+    }
+    v.max_send = std::max(v.max_send, s);
+    v.max_recv = std::max(v.max_recv, r);
+  }
+  return v;
+}
+
+sim::SimResult simulate_exchange(plan::Collective op, std::int64_t p, std::span<const std::int64_t> counts,
+                                 const plan::AlgorithmInfo& alg, const sim::SimOptions& opt) {
+  const std::vector<plan::BlockLayout> layouts = plan::exchange_layouts(op, p, counts);
+  plan::PlanSpec spec;
+  spec.op = op;
+  spec.p = p;
+  const schedule::Circulant g(p);
+  plan::PlanContext ctx{spec, &g};
+  ctx.rank_layouts = layouts.data();
+  return sim::simulate(ctx, alg.make, opt);
+}
 
 int run_exchange(const ExchangeArgs& a) {
   if (a.p < 1 || a.p > 4096) throw UsageError(fmt::format("{}: -p must be in [1, 4096], got {}", a.op, a.p));
@@ -72,24 +109,9 @@ int run_exchange(const ExchangeArgs& a) {
   const plan::Collective op = a.op == "alltoall"    ? plan::Collective::alltoall
                               : a.op == "alltoallv" ? plan::Collective::alltoallv
                                                     : plan::Collective::many_to_many;
-  const std::vector<std::int64_t> counts = traffic(a, a.m / a.elem_size);
-  const std::vector<plan::BlockLayout> layouts = plan::exchange_layouts(op, a.p, counts);
-  std::int64_t max_send = 0, max_recv = 0;
-  for (std::int64_t i = 0; i < a.p; ++i) {
-    std::int64_t s = 0, r = 0;
-    for (std::int64_t j = 0; j < a.p; ++j) {
-      s += counts[static_cast<std::size_t>(i * a.p + j)];
-      r += counts[static_cast<std::size_t>(j * a.p + i)];
-    }
-    max_send = std::max(max_send, s * a.elem_size);
-    max_recv = std::max(max_recv, r * a.elem_size);
-  }
-  plan::PlanSpec spec;
-  spec.op = op;
-  spec.p = a.p;
-  const schedule::Circulant g(a.p);
-  plan::PlanContext ctx{spec, &g};
-  ctx.rank_layouts = layouts.data();
+  const std::vector<std::int64_t> counts = exchange_traffic(a.p, a.traffic, a.m / a.elem_size, a.seed);
+  const ExchangeVolumes v = exchange_volumes(a.p, counts);
+  const std::int64_t max_send = v.max_send * a.elem_size, max_recv = v.max_recv * a.elem_size;
   sim::SimOptions opt;
   opt.elem_size = a.elem_size;
   opt.alpha_beta = a.ab;
@@ -112,7 +134,7 @@ int run_exchange(const ExchangeArgs& a) {
     if (alg.op != op || (!a.algorithm.empty() && alg.name != a.algorithm)) continue;
     any = true;
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::SimResult r = sim::simulate(ctx, alg.make, opt);
+    const sim::SimResult r = simulate_exchange(op, a.p, counts, alg, opt);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ok = ok && r.ok();
     if (a.json) {

@@ -14,11 +14,16 @@
 // Allgather(v) and Reduce_scatter(_block) (p m bytes in all; the v-variants
 // spread p m over the ranks proportionally to i mod 3).
 //
-// The rows are data (kRows): an operation is one entry. Alltoall(v) and
-// many-to-many have no rows yet: their plans need per-rank count matrices
-// (`optcoll simulate alltoall|alltoallv|many_to_many` prices them, with the
-// closed forms of model/alltoall.hpp); a row needs a Point with a traffic
-// pattern, its candidates and a baseline function.
+// For the personalized exchanges m is one large message: Alltoall sends m
+// to every rank; Alltoallv runs the hot-sender pattern of `optcoll
+// simulate` (rank 0 sends m to everyone, the others m/64); many-to-many the
+// permutation pattern (one message m per rank, seed 1: S = R = m), uneven
+// messages with even volumes, which two-phase routing is for (notes §9;
+// with one hot rank no routing beats its port, BENCHMARKS.md). Their plans are simulated up to
+// p = 1024 (many-to-many: 128, p^3 pieces); above, every entry is its
+// closed form (model/alltoall.hpp).
+//
+// The rows are data (kRows): an operation is one entry.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -28,8 +33,10 @@
 #include <string>
 #include <vector>
 
+#include "cmd_exchange.hpp"
 #include "commands.hpp"
 #include "optcoll/error.hpp"
+#include "optcoll/model/alltoall.hpp"
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/model/distributions.hpp"
 #include "optcoll/plan/algorithms.hpp"
@@ -73,8 +80,11 @@ struct Point {
 using PlanMaker = plan::PlanFactory;
 
 // Simulates the plan of `make` for op with n blocks (bytes = elements).
-Priced simulate_plan(const Point& pt, Collective op, std::string name, PlanMaker make, std::int64_t n,
-                     bool rank_groups) {
+// The simulator's work is rank-rounds, times p for the all-broadcasts (a
+// message carries up to one block per group); above the budget the plan is
+// priced by `formula` (its model time) when given, else marked too long.
+Priced simulate_plan(const Point& pt, Collective op, std::string name, PlanMaker make, std::int64_t n, bool rank_groups,
+                     double formula = -1) {
   plan::PlanSpec spec{op, pt.p, 0, pt.total, std::max<std::int64_t>(n, 1), true};
   spec.blocks = plan::checked_blocks(spec);
   std::vector<plan::Segment> segs;
@@ -84,9 +94,13 @@ Priced simulate_plan(const Point& pt, Collective op, std::string name, PlanMaker
       given ? plan::PlanSetup(spec, plan::BlockLayout(std::move(segs), spec.blocks)) : plan::PlanSetup(spec);
   Priced out{std::move(name), spec.blocks, 0, 0, "simulated"};
   out.rounds = make(setup.context(), 0)->rounds();
-  if (static_cast<double>(pt.p) * static_cast<double>(out.rounds) > kSimulateBudget) {
-    out.method = "too long to simulate";
-    out.time = -1;
+  const bool all_broadcast = op == Collective::allgather || op == Collective::reduce_scatter ||
+                             (op == Collective::allreduce && out.name == "circulant");
+  const double work =
+      static_cast<double>(pt.p) * static_cast<double>(out.rounds) * (all_broadcast ? static_cast<double>(pt.p) : 1.0);
+  if (work > kSimulateBudget) {
+    out.method = formula >= 0 ? "formula" : "too long to simulate";
+    out.time = formula;
     return out;
   }
   sim::SimOptions opt;
@@ -113,22 +127,26 @@ Priced optcoll_plan(const Point& pt, Collective op, bool rank_groups) {
   const std::int64_t count = std::max<std::int64_t>(pt.total, 1);
   switch (op) {
     case Collective::bcast:
-    case Collective::reduce:
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make,
-                           model::choose_blocks(pt.q, pt.total, count, pt.ab), false);
+    case Collective::reduce: {
+      const std::int64_t n = model::choose_blocks(pt.q, pt.total, count, pt.ab);
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, false,
+                           model::circulant_time(pt.q, pt.total, n, pt.ab));
+    }
     case Collective::allgather:
     case Collective::reduce_scatter: {
-      const std::int64_t largest = *std::max_element(pt.groups.begin(), pt.groups.end());
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make,
-                           model::choose_blocks(pt.q, pt.total, std::max<std::int64_t>(largest, 1), pt.ab), true);
+      const auto [smallest, largest] = std::minmax_element(pt.groups.begin(), pt.groups.end());
+      const std::int64_t n = model::choose_group_blocks(pt.q, pt.groups, std::max<std::int64_t>(*largest, 1), pt.ab);
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true,
+                           model::all_broadcast_time(pt.q, *largest, *smallest, pt.total - *smallest, n, pt.ab));
     }
     case Collective::allreduce: {
-      const std::int64_t n = model::choose_blocks(pt.q, pt.total, std::max<std::int64_t>(pt.total / pt.p, 1), pt.ab);
-      const double circulant = 2 * model::circulant_time(pt.q, pt.total, n, pt.ab);
+      const std::int64_t largest = (pt.total + pt.p - 1) / pt.p, smallest = pt.total / pt.p;
+      const std::int64_t n = model::choose_all_broadcast_blocks(pt.q, largest, smallest, largest, pt.ab);
+      const double circulant = 2 * model::all_broadcast_time(pt.q, largest, smallest, pt.total - smallest, n, pt.ab);
       const double dissemination = pt.q * (pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total));
-      if (dissemination <= circulant)
+      if (dissemination <= circulant && pt.total <= model::kDisseminationMaxBytes)
         return simulate_plan(pt, op, "dissemination", algorithm(op, "dissemination").make, 1, true);
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true);
+      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true, circulant);
     }
     case Collective::scan:
     case Collective::exscan: {
@@ -215,12 +233,15 @@ std::vector<Priced> baselines(const Point& pt, Collective op) {
 
 // The rounds the paper bound allows optcoll's plan: n-1+q for the
 // circulant pipelines (twice for allreduce's two phases), q for the
-// logarithmic plans (doubling, dissemination, binomial trees); -1 where no
-// round bound applies (the pipelined scan chain, n+p-2 rounds).
+// logarithmic plans (doubling, dissemination, binomial trees, Bruck), p-1
+// for the shift exchange, 2(p-1) for two-phase routing; -1 where no round
+// bound applies (the pipelined scan chain, n+p-2 rounds).
 std::int64_t bound_rounds(const Priced& mine, std::int64_t p, int q) {
   if (p == 1) return 0;
   if (mine.name == "circulant") return mine.n - 1 + q;
   if (mine.name == "pipeline") return -1;
+  if (mine.name == "shift" || mine.name == "direct") return p - 1;
+  if (mine.name == "two_phase") return 2 * (p - 1);
   return q;
 }
 
@@ -230,9 +251,11 @@ struct Row {
   Collective op;
   Volume volume;
   model::Distribution dist;
-  std::string_view notes;   // the notes' asymptotic formula
-  std::string_view growth;  // what multiplies mu m in it: "log p" or "p"
-  std::string_view bound;   // the paper bound, or ""
+  std::string_view notes;              // the notes' asymptotic formula
+  std::string_view growth;             // what multiplies mu m in it: "log p" or "p"
+  std::string_view bound;              // the paper bound, or ""
+  std::string_view traffic = {};       // exchanges: the traffic pattern (cmd_exchange.cpp)
+  std::string_view latency = "log p";  // what multiplies tau in the notes' formula
 };
 
 constexpr Row kRows[] = {
@@ -262,7 +285,79 @@ constexpr Row kRows[] = {
      "Theta(tau log p + mu m p) (as allgather, reversed)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Obs. 1.4)"},
     {"reduce_scatter", Collective::reduce_scatter, Volume::per_rank, model::Distribution::irregular,
      "Theta(tau log p + mu m p) (as allgather, reversed)", "p", "n-1+ceil(log2 p) rounds (Traff 2024, Obs. 1.4)"},
+    {"alltoall", Collective::alltoall, Volume::whole, model::Distribution::regular,
+     "O(tau p + mu m p) shift (§8.2); O(tau log p + mu m p log p) Bruck (§8.3)", "p",
+     "p-1 rounds, each block sent once (shift); ceil(log2 p) rounds (Bruck)", "regular", "p"},
+    {"alltoallv", Collective::alltoallv, Volume::whole, model::Distribution::regular, "O(tau p + mu m p) (§8.2)", "p",
+     "p-1 rounds, each message sent once (shift)", "hot_sender", "p"},
+    {"many_to_many", Collective::many_to_many, Volume::whole, model::Distribution::regular,
+     "O(tau p + mu (R + S + p^2)) (§9)", "1", "2(p-1) rounds, messages <= S/p + p and R/p + p", "permutation", "p"},
 };
+
+// An exchange row: optcoll's plan and the classic algorithms, the notes'
+// latency and growth terms of the algorithm optcoll picks.
+struct ExchangeRow {
+  Priced mine;
+  std::vector<Priced> base;
+  std::string_view latency;
+  std::string_view growth;
+};
+
+ExchangeRow price_exchange(const Row& row, const ModelArgs& a, int q) {
+  const Collective op = row.op;
+  const std::int64_t p = a.p, m = a.m, small = m / 64;
+  const bool simulate = p <= (op == Collective::many_to_many ? 128 : 1024);
+  const std::vector<std::int64_t> counts =
+      simulate ? exchange_traffic(p, std::string(row.traffic), m, 1) : std::vector<std::int64_t>{};
+  // A plan simulated, or its closed form above the size limit.
+  const auto priced = [&](Collective as, std::string_view name, std::int64_t rounds, double formula) {
+    if (!simulate) return Priced{std::string(name), 1, rounds, formula, "formula"};
+    sim::SimOptions opt;
+    opt.alpha_beta = a.ab;
+    const sim::SimResult r = simulate_exchange(as, p, counts, algorithm(as, name), opt);
+    if (!r.ok()) throw optcoll::Error(Errc::internal, fmt::format("{} {}: {}", row.name, name, r.errors.front()));
+    return Priced{std::string(name), 1, r.rounds, r.alpha_beta_time, "simulated"};
+  };
+  const auto alpha_beta = [&](std::int64_t bytes) { return a.ab.alpha + a.ab.beta * static_cast<double>(bytes); };
+  const double others = static_cast<double>(p - 1);
+  ExchangeRow out;
+  out.latency = "p";
+  out.growth = "p";
+  if (op == Collective::alltoall) {  // regular: m to everyone
+    const Priced shift = priced(op, "shift", p - 1, model::alltoall_shift_time(p, m, a.ab));
+    const Priced bruck = priced(op, "bruck", q, model::alltoall_bruck_time(p, m, a.ab));
+    const bool use_bruck = model::alltoall_prefers_bruck(p, m, a.ab);  // as select.cpp
+    out.mine = use_bruck ? bruck : shift;
+    if (use_bruck) {
+      out.latency = "log p";
+      out.growth = "p log p";
+    }
+    // Notes Fig. 8: in step j everyone sends to P_j, one after the other.
+    out.base = {shift,
+                bruck,
+                {"serial (notes Fig. 8)", 1, p * (p - 1), static_cast<double>(p) * others * alpha_beta(m), "formula"}};
+  } else if (op == Collective::alltoallv) {  // hot sender: every shift round carries rank 0's m
+    out.mine = priced(op, "shift", p - 1, model::alltoall_shift_time(p, m, a.ab));
+    const double serial = others * alpha_beta(m) + (small > 0 ? others * others * alpha_beta(small) : 0.0);
+    out.base = {{"serial (notes Fig. 8)", 1, p * (p - 1), serial, "formula"}};
+  } else {  // permutation: S = R = m; the direct rounds are the distinct shifts perm(i) - i
+    const std::vector<std::int64_t> perm = exchange_permutation(p, 1);
+    std::vector<bool> shift_used(static_cast<std::size_t>(p), false);
+    std::int64_t moved = 0;
+    for (std::int64_t i = 0; i < p; ++i) {
+      const std::int64_t s = (perm[static_cast<std::size_t>(i)] - i + p) % p;
+      shift_used[static_cast<std::size_t>(s)] = s != 0;
+      moved += s != 0 ? 1 : 0;
+    }
+    const auto busy = static_cast<double>(std::count(shift_used.begin(), shift_used.end(), true));
+    out.latency = "p";
+    out.growth = "1";
+    out.mine = priced(op, "two_phase", 2 * (p - 1), model::many_to_many_two_phase_time(p, m, m, a.ab));
+    out.base = {priced(op, "direct", p - 1, busy * alpha_beta(m)),
+                {"serial (notes Fig. 8)", 1, p * (p - 1), static_cast<double>(moved) * alpha_beta(m), "formula"}};
+  }
+  return out;
+}
 
 int run_model(const ModelArgs& a) {
   if (a.p < 1 || a.p > 65536) throw UsageError(fmt::format("-p must be in [1, 65536], got {}", a.p));
@@ -276,19 +371,31 @@ int run_model(const ModelArgs& a) {
                a.ab.alpha, a.ab.beta, q);
   for (const Row& row : kRows) {
     Point pt{a.p, a.m, row.volume == Volume::whole ? a.m : a.p * a.m, q, a.ab, {}};
-    pt.groups = model::distribute(row.dist, a.p, pt.total);
-    const Priced mine = optcoll_plan(pt, row.op, row.volume == Volume::per_rank);
+    Priced mine;
+    std::vector<Priced> base;
+    std::string_view latency = row.latency, growth = row.growth;
+    if (!row.traffic.empty()) {
+      ExchangeRow x = price_exchange(row, a, q);
+      mine = std::move(x.mine);
+      base = std::move(x.base);
+      latency = x.latency;
+      growth = x.growth;
+    } else {
+      pt.groups = model::distribute(row.dist, a.p, pt.total);
+      mine = optcoll_plan(pt, row.op, row.volume == Volume::per_rank);
+      if (a.p > 1) base = baselines(pt, row.op);
+    }
     std::int64_t bound = bound_rounds(mine, a.p, q);
     if (row.op == Collective::allreduce && mine.name == "circulant") bound *= 2;
-    const std::vector<Priced> base = a.p == 1 ? std::vector<Priced>{} : baselines(pt, row.op);
     if (a.json) {
       nlohmann::ordered_json r;
       r["op"] = row.name;
       r["notes_formula"] = row.notes;
-      r["notes_growth"] = row.growth;
+      r["notes_latency"] = latency;
+      r["notes_growth"] = growth;
       r["paper_bound"] = row.bound;
       r["bound_rounds"] = bound;
-      r["bytes"] = pt.total;
+      r["bytes"] = row.traffic.empty() ? pt.total : a.m;
       r["optcoll"] = {{"algorithm", mine.name},
                       {"n", mine.n},
                       {"rounds", mine.rounds},

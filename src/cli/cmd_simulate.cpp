@@ -192,10 +192,6 @@ int run_simulate(const SimulateArgs& a) {
   // The scan pipeline is a chain of depth p-1 (plan/scan_pipeline.cpp).
   const bool chain = (op == plan::Collective::scan || op == plan::Collective::exscan) && alg->name == "pipeline";
   const int depth = chain ? static_cast<int>(std::min<std::int64_t>(a.p - 1, INT_MAX)) : q;
-  spec.blocks = alg->blocking == plan::Blocking::one ? 1
-                : chosen ? model::choose_blocks(depth, a.m, std::max<std::int64_t>(count, 1), a.ab)
-                         : a.n;
-  const std::int64_t n = plan::checked_blocks(spec);
   // Group collectives: --dist spreads the m bytes over the ranks.
   std::vector<std::int64_t> group_elems = model::distribute(*dist, a.p, count, a.root);
   if (op == plan::Collective::allreduce) group_elems = model::distribute(model::Distribution::regular, a.p, count);
@@ -205,6 +201,13 @@ int run_simulate(const SimulateArgs& a) {
     segs.push_back({segs.empty() ? 0 : segs.back().offset + segs.back().count, c});
     group_bytes.push_back(c * a.elem_size);
   }
+  // The MPI layer's choice (select.hpp): all-broadcasts by their groups.
+  const std::int64_t largest = *std::max_element(group_elems.begin(), group_elems.end());
+  spec.blocks = alg->blocking == plan::Blocking::one ? 1
+                : !chosen                            ? a.n
+                : groups ? model::choose_group_blocks(q, group_bytes, std::max<std::int64_t>(largest, 1), a.ab)
+                         : model::choose_blocks(depth, a.m, std::max<std::int64_t>(count, 1), a.ab);
+  const std::int64_t n = plan::checked_blocks(spec);
   const bool given = groups && op != plan::Collective::allreduce;
   const plan::PlanSetup setup =
       given ? plan::PlanSetup(spec, plan::BlockLayout(std::move(segs), n)) : plan::PlanSetup(spec);

@@ -22,6 +22,27 @@ std::int64_t choose_blocks(int q, std::int64_t bytes, std::int64_t max_blocks, c
   return circulant_time(q, bytes, hi, ab) < circulant_time(q, bytes, lo, ab) ? hi : lo;
 }
 
+double all_broadcast_time(int q, std::int64_t largest, std::int64_t smallest, std::int64_t volume, std::int64_t n,
+                          const AlphaBeta& ab) noexcept {
+  if (n < 1) n = 1;
+  const double excess = std::ceil(static_cast<double>(largest - smallest) / static_cast<double>(n));
+  return static_cast<double>(n - 1 + q) * ab.alpha + ab.beta * static_cast<double>(volume) +
+         static_cast<double>(q - 1) * ab.beta * excess;
+}
+
+std::int64_t choose_all_broadcast_blocks(int q, std::int64_t largest, std::int64_t smallest, std::int64_t max_blocks,
+                                         const AlphaBeta& ab) noexcept {
+  // T(n) - beta volume has the n-dependence of circulant_time(q, excess, n).
+  return choose_blocks(q, largest - smallest, max_blocks, ab);
+}
+
+std::int64_t choose_group_blocks(int q, std::span<const std::int64_t> group_bytes, std::int64_t max_blocks,
+                                 const AlphaBeta& ab) noexcept {
+  if (group_bytes.empty()) return 1;
+  const auto [smallest, largest] = std::minmax_element(group_bytes.begin(), group_bytes.end());
+  return choose_all_broadcast_blocks(q, *largest, *smallest, max_blocks, ab);
+}
+
 std::int64_t paper_blocks(int q, std::int64_t bytes, std::int64_t max_blocks, double F) noexcept {
   if (bytes <= 0 || max_blocks <= 1 || q < 1) return 1;
   const double block = F * std::sqrt(static_cast<double>(bytes) / static_cast<double>(q));

@@ -31,7 +31,10 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
   }
   if (c.size == 1 || bytes == 0) return;
   CommState& s = c.comm_state(comm);
-  const Choice choice = choose(s, plan::Collective::allgather, largest, bytes, true, options);
+  std::int64_t smallest = largest;
+  for (const plan::Segment& g : groups) smallest = std::min(smallest, g.count);
+  const Choice choice = choose(s, plan::Collective::allgather, largest, largest * c.type.size, true, options,
+                               (largest - smallest) * c.type.size);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allgather;
   spec.p = c.size;

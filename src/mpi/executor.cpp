@@ -160,6 +160,35 @@ void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int6
   }
 }
 
+// Below this many bytes copying the segments costs less than building,
+// committing and freeing a datatype (a few microseconds).
+constexpr std::int64_t kIndexedMinBytes = 16 << 10;
+
+bool MpiExecutor::post_indexed(bool is_send, int peer, const Message& m) {
+  if (m.elements > cfg_.chunk || m.elements * cfg_.type.size < kIndexedMinBytes) return false;
+  index_lengths_.clear();
+  index_addresses_.clear();
+  for (const Segment& s : m.segs) {
+    MPI_Aint a = 0;
+    check(PMPI_Get_address(at(s.offset), &a), "MPI_Get_address");
+    index_lengths_.push_back(static_cast<int>(s.count));  // <= elements <= chunk <= INT_MAX
+    index_addresses_.push_back(a);
+  }
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check(PMPI_Type_create_hindexed(static_cast<int>(m.segs.size()), index_lengths_.data(), index_addresses_.data(),
+                                  cfg_.type.type, &type),
+        "MPI_Type_create_hindexed");
+  check(PMPI_Type_commit(&type), "MPI_Type_commit");
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = is_send ? PMPI_Isend(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r)
+                         : PMPI_Irecv(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r);
+  // Freeing the type leaves the pending operation intact (MPI 4.0 §5.1.5).
+  check(PMPI_Type_free(&type), "MPI_Type_free");
+  check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
+  requests_.push_back(r);
+  return true;
+}
+
 // Bytes reserved for packed chunk k of m (every chunk but the last is full).
 int MpiExecutor::packed_capacity(std::int64_t k, const Message& m) {
   if (packed_chunk_bytes_ < 0) {
@@ -271,6 +300,8 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
   } else if (out_.segs.size() == 1) {
     out_.form = Form::direct;
     post_typed(true, peer, at(out_.segs[0].offset), out_.elements);
+  } else if (post_indexed(true, peer, out_)) {
+    out_.form = Form::indexed;
   } else if (t.contiguous) {
     out_.form = Form::staged;
     std::byte* stage = scratch_->send.get(out_.elements * t.size);
@@ -313,6 +344,8 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
   if (action == Action::copy && single) {
     in_.form = Form::direct;
     post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
+  } else if (action == Action::copy && post_indexed(false, peer, in_)) {
+    in_.form = Form::indexed;
   } else if (t.contiguous || single) {
     // A scratch copy with the datatype's layout (for a contiguous type the
     // elements are simply back to back).

@@ -36,8 +36,10 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   CommState& s = c.comm_state(comm);
   int commutative = 1;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const Choice choice =
-      choose(s, plan::Collective::reduce_scatter, largest, total * c.type.size, commutative != 0, options);
+  std::int64_t smallest = largest;
+  for (const plan::Segment& g : groups) smallest = std::min(smallest, g.count);
+  const Choice choice = choose(s, plan::Collective::reduce_scatter, largest, largest * c.type.size, commutative != 0,
+                               options, (largest - smallest) * c.type.size);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce_scatter;
   spec.p = c.size;

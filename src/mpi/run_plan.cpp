@@ -65,7 +65,7 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
 }
 
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
-                  const Options& options) {
+                  const Options& options, std::int64_t smallest) {
   const CallInfo c = check_call(comm, count, type, 0);
   CommState& s = c.comm_state(comm);
   int commutative = 1;
@@ -75,9 +75,13 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
   }
   const std::int64_t bytes = count * c.type.size;
   const bool scan = op == plan::Collective::scan || op == plan::Collective::exscan;
+  // Allgather / Reduce_scatter: count is the largest group.
+  const std::int64_t excess = smallest < 0 ? 0 : (count - smallest) * c.type.size;
+  const bool all_broadcast = op == plan::Collective::allgather || op == plan::Collective::reduce_scatter;
   const Choice ch = op == plan::Collective::allreduce  ? choose_allreduce(s, count, bytes, commutative != 0, options)
                     : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
                     : scan                             ? choose_scan(s, op, count, bytes, commutative != 0, options)
+                    : all_broadcast                    ? choose(s, op, count, bytes, commutative != 0, options, excess)
                                                        : choose(s, op, count, bytes, commutative != 0, options);
   if (ch.algorithm->name == "logp_tree") logp_model(s);  // what the plan would use
   Decision d;

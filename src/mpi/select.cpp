@@ -67,7 +67,7 @@ void check_algorithm_name(plan::Collective op, const Options& options) {
 }
 
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options) {
+              const Options& options, std::int64_t excess_bytes) {
   Choice c;
   c.automatic = options.algorithm.empty() && s.settings.algorithm[static_cast<std::size_t>(op)][0] == '\0';
   if (options.algorithm.empty()) {
@@ -93,11 +93,13 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
       } else if (count < 2 || s.graph.q() < 2) {
         c.blocks = 1;  // the model's answer, without calibrating
       } else {
-        // The model's answer depends on (bytes, count) only: remember the last.
+        // The model's answer depends on (bytes, count) only: remember the
+        // last. (An all-broadcast's is the broadcast's of its excess.)
+        const std::int64_t modelled = excess_bytes >= 0 ? excess_bytes : bytes;
         CommState::ModelChoice& last = s.last_model_choice;
-        if (last.bytes != bytes || last.count != count) {
-          last.blocks = model::choose_blocks(s.graph.q(), bytes, count, block_model(s).ab);
-          last.bytes = bytes;
+        if (last.bytes != modelled || last.count != count) {
+          last.blocks = model::choose_blocks(s.graph.q(), modelled, count, block_model(s).ab);
+          last.bytes = modelled;
           last.count = count;
         }
         c.blocks = last.blocks;
@@ -115,12 +117,15 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
 
 Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative,
                         const Options& options) {
+  // p groups of count / p elements, rounded up or down (allreduce_layout).
   const std::int64_t per_group = (count + s.size - 1) / s.size;
-  Choice c = choose(s, plan::Collective::allreduce, per_group, bytes, commutative, options);
-  if (!c.automatic || !commutative) return c;
+  const std::int64_t size = count > 0 ? bytes / count : 0;
+  const std::int64_t largest = per_group * size, smallest = count / s.size * size;
+  Choice c = choose(s, plan::Collective::allreduce, per_group, largest, commutative, options, largest - smallest);
+  if (!c.automatic || !commutative || bytes > model::kDisseminationMaxBytes) return c;
   const int q = s.graph.q();
   const model::AlphaBeta ab = block_model(s).ab;
-  const double t_circulant = 2 * model::circulant_time(q, bytes, c.blocks, ab);
+  const double t_circulant = 2 * model::all_broadcast_time(q, largest, smallest, bytes - smallest, c.blocks, ab);
   const double t_dissemination = q * (ab.alpha + ab.beta * static_cast<double>(bytes));
   if (t_dissemination > t_circulant) return c;
   c.algorithm = plan::find_algorithm(plan::Collective::allreduce, "dissemination");

@@ -93,25 +93,31 @@ TEST(MpiAllreduce, LargeVectors) {
 }
 
 // The model picks dissemination for short vectors and circulant for long
-// ones (p >= 5, where q > 2 makes the circulant pay off at all), with alpha
-// and beta fixed by the environment (the calibrated ones of an
-// oversubscribed node make alpha so large that 64 MiB is still "short").
+// ones (p >= 3: with q >= 2 rounds the reduce-scatter + allgather moves
+// 2 (p-1)/p m < q m bytes), with alpha and beta fixed by the environment;
+// and never dissemination above model::kDisseminationMaxBytes, however
+// large alpha is.
 TEST(MpiAllreduce, ModelChoosesBySize) {
   const int p = world_size();
-  if (p < 5) GTEST_SKIP() << "the circulant allreduce does not win below p = 5";
+  if (p < 3) GTEST_SKIP() << "the circulant allreduce does not win below p = 3";
   if (std::getenv("OPTCOLL_BLOCK_BYTES") != nullptr || std::getenv("OPTCOLL_ALLREDUCE") != nullptr)
     GTEST_SKIP() << "the environment overrides the model";
-  setenv("OPTCOLL_ALPHA", "1e-6", 1);  // read when the communicator's cache is built
-  setenv("OPTCOLL_BETA", "1e-9", 1);
-  TestComm comm;
-  const auto d = [&](std::int64_t count) {
-    return mpi::describe(comm, plan::Collective::allreduce, count, MPI_INT, MPI_SUM).algorithm;
+  const auto decide = [](const char* alpha, const std::vector<std::int64_t>& counts) {
+    setenv("OPTCOLL_ALPHA", alpha, 1);  // read when the communicator's cache is built
+    setenv("OPTCOLL_BETA", "1e-9", 1);
+    TestComm comm;
+    std::vector<std::string> out;
+    for (const std::int64_t c : counts)
+      out.push_back(mpi::describe(comm, plan::Collective::allreduce, c, MPI_INT, MPI_SUM).algorithm);
+    unsetenv("OPTCOLL_ALPHA");
+    unsetenv("OPTCOLL_BETA");
+    return out;
   };
-  EXPECT_EQ(d(1), "dissemination");
-  EXPECT_EQ(d(100), "dissemination");
-  EXPECT_EQ(d(std::int64_t{1} << 24), "circulant");
-  unsetenv("OPTCOLL_ALPHA");
-  unsetenv("OPTCOLL_BETA");
+  const std::int64_t cap = model::kDisseminationMaxBytes / 4;
+  EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}),
+            (std::vector<std::string>{"dissemination", "dissemination", "circulant"}));
+  EXPECT_EQ(decide("1", {100, cap, cap + 1}),
+            (std::vector<std::string>{"dissemination", "dissemination", "circulant"}));
 }
 
 TEST(MpiAllreduce, CApiAndSpans) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace optcoll::model {
 
@@ -23,6 +24,37 @@ double circulant_time(int q, std::int64_t bytes, std::int64_t n, const AlphaBeta
 // The block count minimising circulant_time, in [1, max_blocks] (max_blocks
 // is typically the element count). bytes = 0 or q <= 1 gives 1.
 std::int64_t choose_blocks(int q, std::int64_t bytes, std::int64_t max_blocks, const AlphaBeta& ab) noexcept;
+
+// All-broadcast: p circulant broadcasts at once on one graph (Allgather(v),
+// Träff 2024 Alg. 7; Reduce_scatter and the circulant Allreduce's phases
+// run it backwards), every group split into n blocks; groups of `smallest`
+// to `largest` bytes, no rank receiving more than `volume` bytes:
+//     T(n) = (n - 1 + q) alpha + beta volume
+//            + (q - 1) beta (largest - smallest) / n.
+// Every received byte crosses the port once in one of the n-1+q rounds;
+// the last term is the pipeline fill of the part of the largest group the
+// others lack (for smallest = 0 and one group T is circulant_time, for equal
+// groups the volume alone: then n = 1 is optimal and the circulant
+// all-broadcast is Bruck's algorithm). Exact in both cases; tests/sim
+// checks it and the n it picks against the simulator in between.
+double all_broadcast_time(int q, std::int64_t largest, std::int64_t smallest, std::int64_t volume, std::int64_t n,
+                          const AlphaBeta& ab) noexcept;
+
+// The n in [1, max_blocks] minimising all_broadcast_time: the broadcast's
+// optimum for largest - smallest bytes (1 for equal groups).
+std::int64_t choose_all_broadcast_blocks(int q, std::int64_t largest, std::int64_t smallest, std::int64_t max_blocks,
+                                         const AlphaBeta& ab) noexcept;
+
+// Allreduce by dissemination (every round the whole vector) is a candidate
+// up to this many bytes only: the calibration measures beta with messages
+// of at most 64 KiB, and beyond that whole-vector rounds on a shared node
+// cost far more than beta m (8 ranks, 2 cores: dissemination 1.5x native at
+// 128 KiB and 3x at 512 KiB, the circulant plan 0.95-1.2x; BENCHMARKS.md).
+inline constexpr std::int64_t kDisseminationMaxBytes = 64 << 10;
+
+// The same for groups of these sizes in bytes.
+std::int64_t choose_group_blocks(int q, std::span<const std::int64_t> group_bytes, std::int64_t max_blocks,
+                                 const AlphaBeta& ab) noexcept;
 
 // The paper's rule (Träff 2024 §3): block size F * sqrt(m / ceil(log2 p))
 // bytes, so n = ceil(m / that); clamped to [1, max_blocks].

@@ -136,7 +136,10 @@ class MpiExecutor final : public plan::Executor {
   void wait() override;
 
  private:
-  enum class Form : std::uint8_t { none, direct, staged, packed };
+  // direct: one segment, no copy; indexed: several segments described by an
+  // hindexed datatype over absolute addresses, no copy; staged: copied
+  // into / out of scratch with the datatype's layout; packed: MPI_Pack.
+  enum class Form : std::uint8_t { none, direct, indexed, staged, packed };
   struct Message {
     Form form = Form::none;
     plan::Action action = plan::Action::copy;
@@ -162,6 +165,9 @@ class MpiExecutor final : public plan::Executor {
     return false;
   }
   void post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements);
+  // Posts m (several segments) as one message of an hindexed datatype when
+  // that saves a copy worth more than building the type; false otherwise.
+  bool post_indexed(bool is_send, int peer, const Message& m);
   void post_packed(bool is_send, int peer, Message& m);
   int packed_capacity(std::int64_t k, const Message& m);
   void unpack(Message& m, std::byte* dst0);
@@ -197,6 +203,8 @@ class MpiExecutor final : public plan::Executor {
   std::vector<Deferred> deferred_;
   std::vector<plan::LocalOp> locals_;
   std::vector<plan::Segment> from_, to_;  // local operation operands
+  std::vector<int> index_lengths_;        // post_indexed()
+  std::vector<MPI_Aint> index_addresses_;
   const std::byte* init_ = nullptr;
   bool commutative_ = true;
   bool materialize_at_end_ = false;

@@ -14,6 +14,11 @@
 // communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
 // OPTCOLL_BETA); clamped to [1, count]. One block for Blocking::one; Blocking::per_rank
 // plans choose their own. Every input is equal at all ranks, so is n.
+// All-broadcasts (Allgather(v), Reduce_scatter(_block), the circulant
+// Allreduce) pass bytes = the largest group (OPTCOLL_BLOCK_BYTES splits it)
+// and excess_bytes >= 0, largest minus smallest group: the model's n is
+// model::choose_all_broadcast_blocks, the broadcast's n for the excess (1
+// for equal groups).
 //
 // The LogP tree rule (select_logp.cpp): an automatic Bcast or Reduce of at
 // most kLogpMaxBytes on 3 <= p <= kLogpMaxRanks ranks runs "logp_tree" when the plan
@@ -51,7 +56,7 @@ const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 
 // Collective at the first call on s that needs alpha and beta.
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options);
+              const Options& options, std::int64_t excess_bytes = -1);
 
 // The LogP tree rule's size limit: beyond it the pipelined circulant plans
 // (alpha-beta model) take over.
@@ -65,10 +70,12 @@ inline constexpr int kLogpMaxRanks = 4096;
 bool logp_tree_wins(CommState& s, plan::Collective op, std::int64_t bytes, bool commutative,
                     const plan::AlgorithmInfo& current, std::int64_t blocks);
 
-// Allreduce: choose() with at most count / p blocks (a group's elements);
-// without Options or OPTCOLL_ALLREDUCE and for a commutative op, the
-// alpha-beta model then picks between the circulant plan,
-// 2 (n-1+q) (alpha + beta m/n), and dissemination, q (alpha + beta m).
+// Allreduce: choose() for the all-broadcast of p groups of count / p
+// elements; without Options or OPTCOLL_ALLREDUCE and for a commutative op,
+// the alpha-beta model then picks between the circulant plan (reduce-scatter
+// plus allgather), 2 model::all_broadcast_time, about 2 q alpha +
+// 2 beta m (p-1)/p at n = 1, and dissemination, q (alpha + beta m), up to
+// model::kDisseminationMaxBytes.
 Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, const Options& options);
 
 // Alltoall with blocks of block_bytes: choose(); without Options or
@@ -97,7 +104,9 @@ struct Decision {
   logp::Params logp{0, 0, 0, 0};  // in kLogpUnit; zero when not needed yet
   bool poll = false;              // waits by polling (oversubscribed node or OPTCOLL_WAIT=poll)
 };
+// For Allgather(v) / Reduce_scatter(_block) count is the largest group and
+// smallest the smallest (-1: equal groups).
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
-                  const Options& options = {});
+                  const Options& options = {}, std::int64_t smallest = -1);
 
 }  // namespace optcoll::mpi
