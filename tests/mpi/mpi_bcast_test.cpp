@@ -15,24 +15,11 @@
 namespace optcoll::test {
 namespace {
 
-struct Variant {
-  std::string algorithm;
-  std::int64_t blocks = 0;
-};
-
 // The default, then every broadcast algorithm of the registry; pipelined
 // ones also with forced block counts.
 std::vector<Variant> variants(std::int64_t count) {
-  std::vector<Variant> v{{"", 0}};
-  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
-    if (a.op != plan::Collective::bcast) continue;
-    v.push_back({std::string(a.name), 0});
-    if (a.blocking == plan::Blocking::n && count > 2) {
-      v.push_back({std::string(a.name), 3});
-      v.push_back({std::string(a.name), count});
-    }
-  }
-  return v;
+  return registry_variants(plan::Collective::bcast, count, false, {{"", 0, false}},
+                           {{"", 3, false}, {"", kCountBlocks, false}});
 }
 
 // Root fills `seed` data; other ranks hold different data before the call.

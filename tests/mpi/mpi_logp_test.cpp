@@ -141,12 +141,6 @@ TEST(MpiLogp, BcastTreeThroughCApiAndEnvironment) {
     }
 }
 
-struct OpCase {
-  Kind kind;
-  MPI_Op op;
-  const char* name;
-};
-
 void check_reduce(MPI_Comm comm, const OpCase& c, int root, std::int64_t count, bool c_api, bool in_place) {
   const bool is_root = world_rank() == root;
   Buffer send(c.kind, count);

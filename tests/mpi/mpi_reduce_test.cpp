@@ -20,30 +20,10 @@
 namespace optcoll::test {
 namespace {
 
-struct Variant {
-  std::string algorithm;
-  std::int64_t blocks = 0;
-  bool in_place = false;
-};
-
 std::vector<Variant> variants(std::int64_t count) {
-  std::vector<Variant> v{{"", 0, false}, {"", 0, true}};
-  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
-    if (a.op != plan::Collective::reduce) continue;
-    v.push_back({std::string(a.name), 0, false});
-    if (a.blocking == plan::Blocking::n && count > 2) {
-      v.push_back({std::string(a.name), 3, false});
-      v.push_back({std::string(a.name), count, true});
-    }
-  }
-  return v;
+  return registry_variants(plan::Collective::reduce, count, true, {{"", 0, false}},
+                           {{"", 3, false}, {"", kCountBlocks, true}});
 }
-
-struct OpCase {
-  Kind kind;
-  MPI_Op op;
-  const char* name;
-};
 
 std::vector<OpCase> op_cases() {
   return {{Kind::int32, MPI_SUM, "MPI_SUM"},          {Kind::int32, MPI_MAX, "MPI_MAX"},

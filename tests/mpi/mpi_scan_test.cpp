@@ -24,32 +24,10 @@ namespace {
 
 using plan::Collective;
 
-struct Variant {
-  std::string algorithm;
-  std::int64_t blocks = 0;
-  bool in_place = false;
-};
-
 std::vector<Variant> variants(Collective op, std::int64_t count) {
-  std::vector<Variant> v{{"", 0, false}, {"", 0, true}};
-  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
-    if (a.op != op) continue;
-    v.push_back({std::string(a.name), 0, false});
-    v.push_back({std::string(a.name), 0, true});
-    if (a.blocking == plan::Blocking::n && count > 2) {
-      v.push_back({std::string(a.name), 1, false});
-      v.push_back({std::string(a.name), 3, true});
-      v.push_back({std::string(a.name), count, false});
-    }
-  }
-  return v;
+  return registry_variants(op, count, true, {{"", 0, false}, {"", 0, true}},
+                           {{"", 1, false}, {"", 3, true}, {"", kCountBlocks, false}});
 }
-
-struct OpCase {
-  Kind kind;
-  MPI_Op op;
-  const char* name;
-};
 
 std::vector<OpCase> op_cases() {
   return {{Kind::int32, MPI_SUM, "MPI_SUM"},        {Kind::int32, MPI_MAX, "MPI_MAX"},

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "optcoll/plan/algorithms.hpp"
+
 namespace optcoll::test {
 
 inline int world_rank() {
@@ -275,6 +277,43 @@ inline std::vector<int> counts_of(Dist d, int p, int m) {
     c[static_cast<std::size_t>(i)] = x;
   }
   return c;
+}
+
+// A reduction test's operator on one kind of data.
+struct OpCase {
+  Kind kind;
+  MPI_Op op;
+  const char* name;
+};
+
+// One way of calling a collective in the MPI tests: Options (algorithm,
+// blocks; "" and 0: the automatic choice) and MPI_IN_PLACE.
+struct Variant {
+  std::string algorithm;
+  std::int64_t blocks = 0;
+  bool in_place = false;
+};
+
+// Stands for `count` blocks in registry_variants().
+inline constexpr std::int64_t kCountBlocks = -1;
+
+// The automatic choice (in place too when `in_place`), then every registry
+// algorithm of op once per entry of `named`, and the pipelined ones
+// (Blocking::n) also once per entry of `pipelined` when count > 2 (the
+// entries' algorithm names are ignored).
+inline std::vector<Variant> registry_variants(plan::Collective op, std::int64_t count, bool in_place,
+                                              std::initializer_list<Variant> named,
+                                              std::initializer_list<Variant> pipelined) {
+  std::vector<Variant> v{{"", 0, false}};
+  if (in_place) v.push_back({"", 0, true});
+  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
+    if (a.op != op) continue;
+    for (const Variant& x : named) v.push_back({std::string(a.name), x.blocks, x.in_place});
+    if (a.blocking != plan::Blocking::n || count <= 2) continue;
+    for (const Variant& x : pipelined)
+      v.push_back({std::string(a.name), x.blocks == kCountBlocks ? count : x.blocks, x.in_place});
+  }
+  return v;
 }
 
 }  // namespace optcoll::test
