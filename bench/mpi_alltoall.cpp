@@ -210,27 +210,16 @@ int main(int argc, char** argv) {
   std::int64_t big = std::int64_t{256} << 10;
   int reps = 21;
   std::string which = "all";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--min") {
-      lo = std::atoll(next().c_str());
-    } else if (a == "--max") {
-      hi = std::atoll(next().c_str());
-    } else if (a == "--big") {
-      big = std::atoll(next().c_str());
-    } else if (a == "--reps") {
-      reps = std::atoi(next().c_str());
-    } else if (a == "--op") {
-      which = next();
-    } else {
-      if (g_rank == 0)
-        fmt::print(stderr,
-                   "usage: mpi_alltoall [--op alltoall|alltoallv|many_to_many] [--min B] [--max B] [--big B] "
-                   "[--reps R]\n");
-      MPI_Finalize();
-      return 2;
-    }
+  if (!Args()
+           .value("--min", lo)
+           .value("--max", hi)
+           .value("--big", big)
+           .value("--reps", reps)
+           .value("--op", which)
+           .parse(argc, argv,
+                  "mpi_alltoall [--op alltoall|alltoallv|many_to_many] [--min B] [--max B] [--big B] [--reps R]")) {
+    MPI_Finalize();
+    return 2;
   }
   if (which == "all" || which == "alltoall") run_alltoall(lo, hi, reps);
   if (which == "all" || which == "alltoallv") run_alltoallv(lo, hi, reps);

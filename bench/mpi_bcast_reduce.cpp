@@ -259,33 +259,20 @@ int main(int argc, char** argv) {
   std::int64_t sweep = 0;
   std::string which = "both";
   std::vector<double> Fs{70};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--rules")
-      rules = true;
-    else if (a == "--logp")
-      logp = true;
-    else if (a == "--min")
-      lo = std::atoll(next().c_str());
-    else if (a == "--max")
-      hi = std::atoll(next().c_str());
-    else if (a == "--reps")
-      reps = std::atoi(next().c_str());
-    else if (a == "--op")
-      which = next();
-    else if (a == "--F")
-      Fs.push_back(std::atof(next().c_str()));
-    else if (a == "--sweep")
-      sweep = std::atoll(next().c_str());
-    else {
-      if (g_rank == 0)
-        fmt::print(stderr,
-                   "usage: mpi_bcast_reduce [--rules [--F f]...] [--logp] [--sweep BYTES] [--op bcast|reduce|both] "
-                   "[--min B] [--max B] [--reps R]\n");
-      MPI_Finalize();
-      return 2;
-    }
+  if (!Args()
+           .flag("--rules", rules)
+           .flag("--logp", logp)
+           .value("--min", lo)
+           .value("--max", hi)
+           .value("--reps", reps)
+           .value("--op", which)
+           .values("--F", Fs)
+           .value("--sweep", sweep)
+           .parse(argc, argv,
+                  "mpi_bcast_reduce [--rules [--F f]...] [--logp] [--sweep BYTES] [--op bcast|reduce|both] "
+                  "[--min B] [--max B] [--reps R]")) {
+    MPI_Finalize();
+    return 2;
   }
   if (sweep > 0)
     sweep_mode(sweep, reps, which);

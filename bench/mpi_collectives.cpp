@@ -150,22 +150,14 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{16} << 20;
   int reps = 31;
   std::string which = "all";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--min") {
-      lo = std::atoll(next().c_str());
-    } else if (a == "--max") {
-      hi = std::atoll(next().c_str());
-    } else if (a == "--reps") {
-      reps = std::atoi(next().c_str());
-    } else if (a == "--op") {
-      which = next();
-    } else {
-      if (g_rank == 0) fmt::print(stderr, "usage: mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]\n");
-      MPI_Finalize();
-      return 2;
-    }
+  if (!Args()
+           .value("--min", lo)
+           .value("--max", hi)
+           .value("--reps", reps)
+           .value("--op", which)
+           .parse(argc, argv, "mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]")) {
+    MPI_Finalize();
+    return 2;
   }
   for (const std::string op : {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate",
                                "reduce_scatter_block", "allreduce", "scan", "exscan", "scan_doubling", "scan_pipeline"})

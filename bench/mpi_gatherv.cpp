@@ -23,43 +23,13 @@
 #include <string>
 #include <vector>
 
+#include "mpi_timing.hpp"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/trees/block_sizes.hpp"
 
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
-int g_batch = 1;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-int batch_for(std::int64_t bytes) {
-  if (bytes <= (8 << 10)) return 32;
-  if (bytes <= (128 << 10)) return 8;
-  if (bytes <= (1 << 20)) return 2;
-  return 1;
-}
-
-template <class F>
-double timed(F&& f) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = MPI_Wtime();
-  for (int i = 0; i < g_batch; ++i) f();
-  double t = (MPI_Wtime() - t0) / g_batch;
-  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return t;
-}
-
-std::string human(std::int64_t b) {
-  if (b >= (1 << 20) && b % (1 << 20) == 0) return fmt::format("{} MiB", b >> 20);
-  if (b >= (1 << 10) && b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
-  return fmt::format("{} B", b);
-}
+using namespace optcoll::bench;
 
 void run(optcoll::trees::BlockDistribution dist, bool gather, std::int64_t bytes, int reps) {
   const int root = g_size / 2;
@@ -119,23 +89,14 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{4} << 20;
   int reps = 21;
   std::string which = "both";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--min") {
-      lo = std::atoll(next().c_str());
-    } else if (a == "--max") {
-      hi = std::atoll(next().c_str());
-    } else if (a == "--reps") {
-      reps = std::atoi(next().c_str());
-    } else if (a == "--dist") {
-      which = next();
-    } else {
-      if (g_rank == 0)
-        fmt::print(stderr, "usage: mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]\n");
-      MPI_Finalize();
-      return 2;
-    }
+  if (!Args()
+           .value("--min", lo)
+           .value("--max", hi)
+           .value("--reps", reps)
+           .value("--dist", which)
+           .parse(argc, argv, "mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]")) {
+    MPI_Finalize();
+    return 2;
   }
   if (g_rank == 0)
     fmt::print(

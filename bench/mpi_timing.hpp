@@ -1,5 +1,6 @@
-// Timing helpers of the MPI benchmarks (mpi_bcast_reduce, mpi_collectives):
-// batches after a barrier, maximum over ranks, medians, size ladders.
+// Helpers of the MPI benchmarks (mpi_bcast_reduce, mpi_collectives,
+// mpi_alltoall, mpi_gatherv): batches after a barrier, maximum over ranks,
+// medians, size ladders, command lines.
 #pragma once
 
 #include <fmt/core.h>
@@ -7,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,5 +63,53 @@ inline std::string human(std::int64_t b) {
   if (b >= (1 << 10) && b % (1 << 10) == 0) return fmt::format("{} KiB", b >> 10);
   return fmt::format("{} B", b);
 }
+
+// A benchmark's command line: options with a value (--min 8) and flags.
+class Args {
+ public:
+  Args& value(std::string name, std::int64_t& v) {
+    return add(std::move(name), [&v](const std::string& s) { v = std::atoll(s.c_str()); });
+  }
+  Args& value(std::string name, int& v) {
+    return add(std::move(name), [&v](const std::string& s) { v = std::atoi(s.c_str()); });
+  }
+  Args& value(std::string name, std::string& v) {
+    return add(std::move(name), [&v](const std::string& s) { v = s; });
+  }
+  Args& values(std::string name, std::vector<double>& v) {  // repeatable
+    return add(std::move(name), [&v](const std::string& s) { v.push_back(std::atof(s.c_str())); });
+  }
+  Args& flag(std::string name, bool& v) {
+    opts_.push_back({std::move(name), [&v](const std::string&) { v = true; }, false});
+    return *this;
+  }
+  // False, with `usage` on rank 0's stderr, for an unknown option or a
+  // missing value.
+  bool parse(int argc, char** argv, const char* usage) const {
+    for (int i = 1; i < argc; ++i) {
+      const Opt* o = nullptr;
+      for (const Opt& x : opts_)
+        if (x.name == argv[i]) o = &x;
+      if (o == nullptr || (o->takes_value && i + 1 >= argc)) {
+        if (g_rank == 0) fmt::print(stderr, "usage: {}\n", usage);
+        return false;
+      }
+      o->set(o->takes_value ? std::string(argv[++i]) : std::string());
+    }
+    return true;
+  }
+
+ private:
+  struct Opt {
+    std::string name;
+    std::function<void(const std::string&)> set;
+    bool takes_value = true;
+  };
+  Args& add(std::string name, std::function<void(const std::string&)> set) {
+    opts_.push_back({std::move(name), std::move(set), true});
+    return *this;
+  }
+  std::vector<Opt> opts_;
+};
 
 }  // namespace optcoll::bench
