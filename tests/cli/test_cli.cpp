@@ -1,6 +1,5 @@
 // Runs the real `optcoll` binary and checks its output and exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cmath>
@@ -12,27 +11,15 @@
 #include <string>
 
 #include "../schedule/paper_tables.hpp"
+#include "cli_run.hpp"
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
+using optcoll::test::CliRun;
 
 // Runs the CLI; captures stdout, or stderr when want_stderr.
 CliRun run(const std::string& args, bool want_stderr = false) {
-  CliRun r;
-  const std::string cmd =
-      std::string(OPTCOLL_CLI_PATH) + " " + args + (want_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null");
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return optcoll::test::run_cli(args, want_stderr);
 }
 
 CliRun run_stderr(const std::string& args) {

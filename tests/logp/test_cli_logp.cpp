@@ -1,7 +1,6 @@
 // Runs `optcoll logp ...` and checks the figures' numbers, exit codes and
 // the SVG output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
@@ -10,25 +9,15 @@
 #include <sstream>
 #include <string>
 
+#include "../cli/cli_run.hpp"
+
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
+using optcoll::test::CliRun;
 
+// `optcoll logp ARGS`.
 CliRun run(const std::string& args, bool want_stderr = false) {
-  CliRun r;
-  const std::string cmd =
-      std::string(OPTCOLL_CLI_PATH) + " logp " + args + (want_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null");
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return optcoll::test::run_cli("logp " + args, want_stderr);
 }
 
 nlohmann::json run_json(const std::string& args) {

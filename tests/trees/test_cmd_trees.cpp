@@ -1,7 +1,6 @@
 // `optcoll trees` through the real binary: the paper's rows, the layout,
 // the JSON, and usage errors (exit code 2).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <array>
@@ -10,27 +9,16 @@
 #include <sstream>
 #include <string>
 
+#include "../cli/cli_run.hpp"
 #include "paper_tables.hpp"
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
+using optcoll::test::CliRun;
 
+// `optcoll trees ARGS`.
 CliRun run(const std::string& args, bool want_stderr = false) {
-  CliRun r;
-  const std::string cmd =
-      std::string(OPTCOLL_CLI_PATH) + " trees " + args + (want_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null");
-  FILE* f = popen(cmd.c_str(), "r");
-  if (f == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return optcoll::test::run_cli("trees " + args, want_stderr);
 }
 
 // Table 1's Two blocks rows (alpha 100, gamma 1), from the JSON.
