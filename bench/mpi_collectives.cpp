@@ -6,7 +6,8 @@
 //
 // NAME: allgatherv_regular, allgatherv_irregular, allgatherv_degenerate,
 // reduce_scatter_block, allreduce, scan, exscan (the model's choice),
-// scan_doubling, scan_pipeline (forced) (default: all). Sizes are the total
+// scan_doubling, scan_pipeline (forced), allmerge (the three merge
+// all-reduction algorithms) (default: all). Sizes are the total
 // bytes of the result vector (MPI_INT elements), 8 B .. 16 MiB in powers
 // of 4. Distributions as in the simulator (optcoll simulate --dist):
 // irregular gives rank i (i mod 3) units, degenerate puts everything at
@@ -140,6 +141,54 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
   if (g_rank == 0) fmt::print("(block model: alpha {:.3g} s, beta {:.3g} s/B)\n", model.alpha, model.beta);
 }
 
+// Merge all-reduction (Lang 2025): every rank holds total/p sorted random
+// ints; the three algorithms alternate with native MPI_Allgatherv followed
+// by std::sort of everything (what an application without allmerge does).
+void run_allmerge(std::int64_t lo, std::int64_t hi, int base_reps) {
+  if (g_rank == 0) {
+    fmt::print("\nallmerge p={} (int keys; times in us, ratios to allgatherv + pairwise merge)\n", g_size);
+    fmt::print(
+        "| size | MPI_Allgatherv + sort | allgatherv | circulant | bruck | circulant/allgatherv | bruck/allgatherv "
+        "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
+  }
+  for (std::int64_t bytes : sizes(lo, hi)) {
+    const int mine = static_cast<int>(std::max<std::int64_t>(bytes / 4 / g_size, 1));
+    std::vector<int> keys(static_cast<std::size_t>(mine));
+    std::uint64_t x = std::uint64_t{0x9e3779b97f4a7c15} * static_cast<std::uint64_t>(g_rank + 1);
+    for (int& k : keys) {
+      x ^= x << 13U;
+      x ^= x >> 7U;
+      x ^= x << 17U;
+      k = static_cast<int>(x % std::uint64_t{1000000007});
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<int> counts(static_cast<std::size_t>(g_size), mine), displs(static_cast<std::size_t>(g_size));
+    for (int i = 0; i < g_size; ++i) displs[static_cast<std::size_t>(i)] = i * mine;
+    std::vector<int> all(static_cast<std::size_t>(mine) * static_cast<std::size_t>(g_size));
+    const std::function<void()> native = [&] {
+      MPI_Allgatherv(keys.data(), mine, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD);
+      std::sort(all.begin(), all.end());
+    };
+    const auto ours = [&](const char* alg) {
+      return std::function<void()>([&, alg] {
+        const std::vector<int> r = optcoll::allmerge(std::span<const int>(keys), MPI_COMM_WORLD, std::less<int>(), alg);
+        if (r.size() != all.size()) MPI_Abort(MPI_COMM_WORLD, 3);
+      });
+    };
+    const std::vector<std::function<void()>> fs{native, ours("allgatherv"), ours("circulant"), ours("bruck")};
+    g_batch = batch_for(bytes);
+    for (const auto& f : fs) f();  // warm-up
+    std::vector<std::vector<double>> t(fs.size());
+    for (int r = 0; r < reps_for(bytes, base_reps); ++r)
+      for (std::size_t j = 0; j < fs.size(); ++j) t[j].push_back(timed(fs[j]));
+    if (g_rank != 0) continue;
+    std::vector<double> med;
+    for (const auto& v : t) med.push_back(median(v) * 1e6);
+    fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} |\n", human(bytes), med[0], med[1], med[2],
+               med[3], med[2] / med[1], med[3] / med[1]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,6 +211,7 @@ int main(int argc, char** argv) {
   for (const std::string op : {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate",
                                "reduce_scatter_block", "allreduce", "scan", "exscan", "scan_doubling", "scan_pipeline"})
     if (which == "all" || which == op) run_op(op, lo, hi, reps);
+  if (which == "all" || which == "allmerge") run_allmerge(lo, hi, reps);
   MPI_Finalize();
   return 0;
 }

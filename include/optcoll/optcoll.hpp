@@ -313,10 +313,10 @@ void allgather(std::span<const T> send, std::span<T> recv, MPI_Comm comm, const 
 // Merge all-reduction (Lang 2025): mine is sorted by cmp (any length,
 // also 0); returns the sorted union of every rank's keys, duplicates kept,
 // equal at all ranks (keys that compare equal but differ in their bytes may
-// be ordered differently on different ranks). algorithm: "circulant"
-// (default; Lang's Algorithm 2, ceil(log2 p) rounds), "bruck" (Algorithm 1,
-// the partial buffer for non-powers of two) or "allgatherv" (gather all, then
-// a pairwise merge tree). Time O(log p alpha + (p-1) m beta + p m merge) for
+// be ordered differently on different ranks). algorithm: "bruck" (default;
+// Lang's Algorithm 1, ceil(log2 p) rounds, the partial buffer for
+// non-powers of two), "circulant" (Algorithm 2, the same rounds, more
+// merging) or "allgatherv" (gather all, then a pairwise merge tree). Time O(log p alpha + (p-1) m beta + p m merge) for
 // m keys per rank.
 template <class T, class Compare = std::less<T>>
 requires std::is_trivially_copyable_v<T> std::vector<T> allmerge(std::span<const T> mine, MPI_Comm comm,
