@@ -9,10 +9,18 @@
 # about 10 minutes from scratch on 2 cores; OPTCOLL_SANITIZERS=0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+phase() { echo "test.sh: $1 done, $(($(date +%s) - start)) s since the start"; }
 scripts/build.sh
 scripts/format.sh --check
+phase build
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
+phase "ctest (Open MPI)"
 scripts/test-install.sh
+phase install
 scripts/test-mpich.sh
+phase MPICH
 FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh
+phase fuzz
 if [ "${OPTCOLL_SANITIZERS:-1}" = 1 ]; then scripts/test-sanitizers.sh; fi
+phase sanitizers
