@@ -90,12 +90,12 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
         c.blocks = options.blocks;
       } else if (s.settings.block_bytes > 0) {
         c.blocks = (bytes + s.settings.block_bytes - 1) / s.settings.block_bytes;
-      } else if (count < 2 || s.graph.q() < 2) {
+      } else if (count < 2 || s.graph.q() < 2 || excess_bytes == 0) {
         c.blocks = 1;  // the model's answer, without calibrating
       } else {
         // The model's answer depends on (bytes, count) only: remember the
         // last. (An all-broadcast's is the broadcast's of its excess.)
-        const std::int64_t modelled = excess_bytes >= 0 ? excess_bytes : bytes;
+        const std::int64_t modelled = excess_bytes > 0 ? excess_bytes : bytes;
         CommState::ModelChoice& last = s.last_model_choice;
         if (last.bytes != modelled || last.count != count) {
           last.blocks = model::choose_blocks(s.graph.q(), modelled, count, block_model(s).ab);
