@@ -95,10 +95,9 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
     // into a struct type with gaps, found by the differential driver's long
     // profile (seed 20261127, np 3, call 526); packing at the root costs one
     // local copy and works with both MPIs.
-    const bool cuts_agree =
-        t.contiguous && (t.size == 0 || exec_.chunk_bytes % t.size == 0 || largest <= exec_.chunk_bytes);
+    const bool cuts_agree = t.size == 0 || exec_.chunk_bytes % t.size == 0 || largest <= exec_.chunk_bytes;
     std::vector<plan::Segment> g(static_cast<std::size_t>(p));
-    if (cuts_agree) {
+    if (cuts_agree && t.contiguous) {
       mode_ = Mode::root_typed;
       for (plan::rank_t pos = 0; pos < p; ++pos)
         g[static_cast<std::size_t>(pos)] = args_.groups[static_cast<std::size_t>(rank_at(pos))];

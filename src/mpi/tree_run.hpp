@@ -19,9 +19,10 @@
 // Chunks. Every message is cut every `chunk_bytes` bytes (the executor's
 // rule: both ends cut the element stream at the same points). The root cuts
 // in elements of its datatype; when that cannot land on the same bytes (the
-// type size does not divide chunk_bytes and some message exceeds it) the
-// root works in bytes too, on a packed copy, and packs / unpacks its groups
-// before / after the run.
+// type size does not divide chunk_bytes and some message exceeds it), and
+// whenever its datatype is not contiguous (tree_run.cpp), the root works in
+// bytes too, on a packed copy, and packs / unpacks its groups before /
+// after the run.
 //
 // Own block. Gather: a non-leaf copies (packs) its own block into its
 // packed buffer before the first round (the model's gamma term); the root
