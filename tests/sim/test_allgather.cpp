@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "optcoll/error.hpp"
 #include "optcoll/model/block_count.hpp"
@@ -116,11 +118,22 @@ const std::vector<Case> kCases{
     {Collective::allreduce, &plan::make_allreduce_ordered},
 };
 
-// Every p up to 96 (all p up to 1024 with OPTCOLL_LONG=1), block counts 1,
-// q and 2q+1, every distribution.
+// The p range of the long profiles: 1..short_top, or 1..1024 with
+// OPTCOLL_LONG=1, or A..B with OPTCOLL_LONG=A:B (the long run takes hours,
+// so it can go in pieces).
+std::pair<rank_t, rank_t> p_range(rank_t short_top) {
+  const char* v = std::getenv("OPTCOLL_LONG");
+  if (v == nullptr) return {1, short_top};
+  long long a = 0, b = 0;
+  if (std::sscanf(v, "%lld:%lld", &a, &b) == 2 && a >= 1 && a <= b) return {a, b};
+  return {1, 1024};
+}
+
+// Every p up to 96 (see p_range), block counts 1, q and 2q+1, every
+// distribution.
 TEST(AllToAllCirculant, ExactDataFlowEveryP) {
-  const rank_t top = std::getenv("OPTCOLL_LONG") != nullptr ? 1024 : 96;
-  for (rank_t p = 1; p <= top; ++p) {
+  const auto [bottom, top] = p_range(96);
+  for (rank_t p = bottom; p <= top; ++p) {
     const int q = schedule::Circulant(p).q();
     for (std::int64_t n : {std::int64_t{1}, std::int64_t{q}, std::int64_t{2 * q + 1}}) {
       if (n < 1 || (p > 128 && n > 1)) continue;
@@ -242,10 +255,10 @@ namespace {
 // The merge all-reduction's plans with growing runs: every rank ends with
 // every key, for every p up to 150 and every distribution; Bruck moves at
 // most 1.5x the circulant's bytes (Lang 2025's bound for the partial buffer).
-// Every p up to 150 (all p up to 1024 with OPTCOLL_LONG=1).
+// Every p up to 150 (see p_range).
 TEST(Allmerge, EveryRankEndsWithEveryKey) {
-  const rank_t top = std::getenv("OPTCOLL_LONG") != nullptr ? 1024 : 150;
-  for (rank_t p = 1; p <= top; ++p) {
+  const auto [bottom, top] = p_range(150);
+  for (rank_t p = bottom; p <= top; ++p) {
     for (int d = 0; d < 6; ++d) {
       std::vector<std::int64_t> keys;
       for (const Segment& s : groups_of(static_cast<Dist>(d), p, 5)) keys.push_back(s.count);
