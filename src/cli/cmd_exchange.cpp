@@ -89,14 +89,7 @@ ExchangeVolumes exchange_volumes(std::int64_t p, std::span<const std::int64_t> c
 
 sim::SimResult simulate_exchange(plan::Collective op, std::int64_t p, std::span<const std::int64_t> counts,
                                  const plan::AlgorithmInfo& alg, const sim::SimOptions& opt) {
-  const std::vector<plan::BlockLayout> layouts = plan::exchange_layouts(op, p, counts);
-  plan::PlanSpec spec;
-  spec.op = op;
-  spec.p = p;
-  const schedule::Circulant g(p);
-  plan::PlanContext ctx{spec, &g};
-  ctx.rank_layouts = layouts.data();
-  return sim::simulate(ctx, alg.make, opt);
+  return sim::simulate_exchange(op, p, plan::exchange_layouts(op, p, counts), alg.make, opt);
 }
 
 int run_exchange(const ExchangeArgs& a) {

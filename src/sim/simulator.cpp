@@ -567,4 +567,15 @@ SimResult simulate(const plan::PlanContext& ctx, plan::PlanFactory make, const S
   return run.simulate<detail::FingerprintTracker>("fingerprint");
 }
 
+SimResult simulate_exchange(plan::Collective op, plan::rank_t p, const std::vector<plan::BlockLayout>& layouts,
+                            plan::PlanFactory make, const SimOptions& opt) {
+  plan::PlanSpec spec;
+  spec.op = op;
+  spec.p = p;
+  const schedule::Circulant g(p);
+  plan::PlanContext ctx{spec, &g};
+  ctx.rank_layouts = layouts.data();
+  return simulate(ctx, make, opt);
+}
+
 }  // namespace optcoll::sim

@@ -33,13 +33,7 @@ sim::SimResult run(Collective op, std::string_view name, rank_t p, const std::ve
                    const sim::SimOptions& opt = {}) {
   const plan::AlgorithmInfo* a = plan::find_algorithm(op, name);
   EXPECT_NE(a, nullptr) << name;
-  plan::PlanSpec spec;
-  spec.op = op;
-  spec.p = p;
-  const schedule::Circulant g(p);
-  plan::PlanContext ctx{spec, &g};
-  ctx.rank_layouts = layouts.data();
-  return sim::simulate(ctx, a->make, opt);
+  return sim::simulate_exchange(op, p, layouts, a->make, opt);
 }
 
 std::vector<std::int64_t> regular(rank_t p, std::int64_t count) {

@@ -92,4 +92,9 @@ struct SimResult {
 // optcoll::Error for an invalid spec.
 SimResult simulate(const plan::PlanContext& ctx, plan::PlanFactory make, const SimOptions& opt = {});
 
+// A personalized exchange (plan/alltoall.hpp): the plan of `make` for op on
+// p ranks, rank r with its own layout layouts[r].
+SimResult simulate_exchange(plan::Collective op, plan::rank_t p, const std::vector<plan::BlockLayout>& layouts,
+                            plan::PlanFactory make, const SimOptions& opt = {});
+
 }  // namespace optcoll::sim
