@@ -164,16 +164,12 @@ Volume simulated(const Matrix& m, const char* alg) {
   const optcoll::plan::rank_t p = g_size;
   const std::vector<optcoll::plan::BlockLayout> layouts =
       optcoll::plan::exchange_layouts(optcoll::plan::Collective::many_to_many, p, m);
-  optcoll::plan::PlanSpec spec;
-  spec.op = optcoll::plan::Collective::many_to_many;
-  spec.p = p;
-  const optcoll::schedule::Circulant g(p);
-  optcoll::plan::PlanContext ctx{spec, &g};
-  ctx.rank_layouts = layouts.data();
   optcoll::sim::SimOptions opt;
   opt.elem_size = 4;
   opt.track_payload = false;
-  const optcoll::sim::SimResult r = optcoll::sim::simulate(ctx, optcoll::plan::find_algorithm(spec.op, alg)->make, opt);
+  const optcoll::plan::Collective op = optcoll::plan::Collective::many_to_many;
+  const optcoll::sim::SimResult r =
+      optcoll::sim::simulate_exchange(op, p, layouts, optcoll::plan::find_algorithm(op, alg)->make, opt);
   return {r.max_bytes_sent, r.max_bytes_received};
 }
 

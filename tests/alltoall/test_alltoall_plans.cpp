@@ -151,16 +151,10 @@ std::unique_ptr<plan::RankPlan> make_misroute(const plan::PlanContext& ctx, rank
 TEST(AlltoallPlans, SimulatorRejectsMisroutedBlocks) {
   const rank_t p = 5;
   const auto layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, 2));
-  plan::PlanSpec spec;
-  spec.op = Collective::alltoall;
-  spec.p = p;
-  const schedule::Circulant g(p);
-  plan::PlanContext ctx{spec, &g};
-  ctx.rank_layouts = layouts.data();
-  const sim::SimResult wrong = sim::simulate(ctx, &make_misroute<false>);
+  const sim::SimResult wrong = sim::simulate_exchange(Collective::alltoall, p, layouts, &make_misroute<false>);
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.errors[0].find("lacks receive piece"), std::string::npos) << wrong.errors[0];
-  const sim::SimResult overwrite = sim::simulate(ctx, &make_misroute<true>);
+  const sim::SimResult overwrite = sim::simulate_exchange(Collective::alltoall, p, layouts, &make_misroute<true>);
   ASSERT_FALSE(overwrite.ok());
   EXPECT_NE(overwrite.errors[0].find("writes into its send buffer"), std::string::npos) << overwrite.errors[0];
 }
