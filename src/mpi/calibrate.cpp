@@ -22,8 +22,12 @@
 //    about 2^k ranks send (round k): they cost beta * min(1, max(C, 2^k) / p)
 //    per byte, C = p / rho. fill is the mean of that factor over
 //    k = 0 .. q-2 (1 when the node is not oversubscribed).
+//  - l2_bytes: the smallest L2 cache per core over the ranks (sysconf), for
+//    the block cap (max_block_bytes_for()).
 // Cost: 30 q rounds once per communicator (about 2 ms for 8 ranks on this
 // 2-core box; tens of ms oversubscribed under MPICH).
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -79,17 +83,28 @@ Calibration calibrate(const CommState& s) {
   for (int rep = 0; rep < kReps; ++rep)
     for (std::size_t i = 0; i < kSizes.size(); ++i)
       times[i][static_cast<std::size_t>(rep)] = phase_time(s, kSizes[i], send.data(), recv.data());
-  std::array<double, kSizes.size() + 1> t{};
+  std::array<double, kSizes.size() + 2> t{};
   for (std::size_t i = 0; i < kSizes.size(); ++i) t[i] = median(times[i]);
-  t.back() = s.ranks_per_core;
+  t[kSizes.size()] = s.ranks_per_core;
+  // Negated, so that the maximum is the smallest cache (and 0, unknown, if
+  // any rank does not know its own).
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  t[kSizes.size() + 1] = l2 > 0 ? -static_cast<double>(l2) : 0.0;
   check(PMPI_Allreduce(MPI_IN_PLACE, t.data(), static_cast<int>(t.size()), MPI_DOUBLE, MPI_MAX, s.comm),
         "MPI_Allreduce");
   c.round_small = t[0];
   c.beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
   c.alpha = std::max({t[0], t[1] - c.beta * static_cast<double>(kSizes[1]), 1e-7});
-  c.ranks_per_core = t.back();
+  c.ranks_per_core = t[kSizes.size()];
+  c.l2_bytes = -t[kSizes.size() + 1];
   c.fill = fill_factor(s.size, s.graph.q(), c.ranks_per_core);
   return c;
+}
+
+std::int64_t max_block_bytes_for(double l2_bytes) noexcept {
+  constexpr std::int64_t kUnknown = 256 << 10;
+  if (!(l2_bytes > 0)) return kUnknown;
+  return std::clamp(static_cast<std::int64_t>(l2_bytes / 4), std::int64_t{64} << 10, std::int64_t{1} << 20);
 }
 
 const BlockModel& block_model(CommState& s) {
@@ -106,6 +121,7 @@ const BlockModel& block_model(CommState& s) {
     s.measured.g = logp.g;
     s.measured.G = logp.G;
     m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill};
+    m.max_block_bytes = max_block_bytes_for(s.measured.l2_bytes);
   }
   s.model = m;
   return *s.model;

@@ -103,6 +103,10 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
           last.count = count;
         }
         c.blocks = last.blocks;
+        // A single-root pipeline: blocks that fit the cache (comm_state.hpp).
+        const std::int64_t cap = block_model(s).max_block_bytes;
+        if (cap > 0 && (op == plan::Collective::bcast || op == plan::Collective::reduce))
+          c.blocks = std::max(c.blocks, (bytes + cap - 1) / cap);
       }
       c.blocks = std::clamp<std::int64_t>(c.blocks, 1, max_blocks);
       break;

@@ -3,6 +3,7 @@
 // winning, the non-commutative fallback, communicator caching (freed with
 // the communicator, user traffic never matched), calibration.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <string>
@@ -220,6 +221,7 @@ TEST(MpiApi, AlphaBetaOverrides) {
     EXPECT_DOUBLE_EQ(d.model.ab.beta, 1e-9);
     EXPECT_EQ(d.measured.alpha, 0.0);  // nothing measured
     EXPECT_EQ(d.blocks, model::choose_blocks(q, 1 << 20, 1 << 20, {1e-5, 1e-9}));
+    EXPECT_EQ(d.model.max_block_bytes, 0);  // the plain model: no cache cap
   } else {
     EXPECT_EQ(d.blocks, 1);
   }
@@ -238,6 +240,21 @@ TEST(MpiApi, CalibrationAgreesOnEveryRank) {
     EXPECT_GT(d.measured.beta, 0.0);
     EXPECT_GT(d.measured.fill, 0.0);
     EXPECT_LE(d.measured.fill, 1.0);
+    // The block cap: the same on every rank, from the smallest L2, and a
+    // 16 MiB broadcast's blocks respect it.
+    double l2[2] = {d.measured.l2_bytes, -d.measured.l2_bytes};
+    MPI_Allreduce(MPI_IN_PLACE, l2, 2, MPI_DOUBLE, MPI_MAX, comm);
+    EXPECT_EQ(l2[0], -l2[1]);
+    const long own = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (own > 0) {
+      EXPECT_LE(d.measured.l2_bytes, static_cast<double>(own));
+    }
+    EXPECT_EQ(d.model.max_block_bytes, mpi::max_block_bytes_for(d.measured.l2_bytes));
+    const std::int64_t big = std::int64_t{16} << 20;
+    const mpi::Decision b = mpi::describe(comm, plan::Collective::bcast, big, MPI_BYTE, MPI_OP_NULL);
+    EXPECT_GE(b.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
+    const mpi::Decision r = mpi::describe(comm, plan::Collective::reduce, big / 4, MPI_INT, MPI_SUM);
+    EXPECT_GE(r.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
     if (world_rank() == 0)
       std::printf(
           "calibration p=%d: 8 B round %.3g s, alpha=%.3g s beta=%.3g s/B fill=%.2f ranks/core=%.1f -> "
@@ -245,6 +262,15 @@ TEST(MpiApi, CalibrationAgreesOnEveryRank) {
           world_size(), d.measured.round_small, d.measured.alpha, d.measured.beta, d.measured.fill,
           d.measured.ranks_per_core, static_cast<long long>(d.blocks), d.poll ? " (polling)" : "");
   }
+}
+
+TEST(MpiApi, BlockCapFromTheL2Cache) {
+  EXPECT_EQ(mpi::max_block_bytes_for(0), 256 << 10);  // unknown
+  EXPECT_EQ(mpi::max_block_bytes_for(-1), 256 << 10);
+  EXPECT_EQ(mpi::max_block_bytes_for(1 << 20), 256 << 10);
+  EXPECT_EQ(mpi::max_block_bytes_for(512 << 10), 128 << 10);
+  EXPECT_EQ(mpi::max_block_bytes_for(128 << 10), 64 << 10);       // at least 64 KiB
+  EXPECT_EQ(mpi::max_block_bytes_for(double{1 << 30}), 1 << 20);  // at most 1 MiB
 }
 
 TEST(MpiApi, NonCommutativeOverrideFallsBack) {

@@ -64,6 +64,7 @@ struct Calibration {
   double beta = 0;            // per-byte cost, all ranks sending at once, s/B
   double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)
   double ranks_per_core = 0;  // ranks per core on the most loaded node
+  double l2_bytes = 0;        // smallest L2 cache per core over the ranks (0: unknown somewhere)
   // LogP / LogGP (Karp et al. 1993; calibrate_logp.cpp): ping-pong and burst
   // between rank 0 and rank p-1, seconds (G: seconds per byte).
   double L = 0;
@@ -77,10 +78,23 @@ struct Calibration {
 // (Lemma 5.1's L+1): an MPI_Reduce_local of a few elements takes about that.
 inline constexpr double kLogpUnit = 10e-9;
 
-// The block-count model in use: n = choose_blocks(q, bytes, count, ab).
+// The block-count model in use: n = choose_blocks(q, bytes, count, ab),
+// for a Bcast or Reduce raised so that no block exceeds max_block_bytes
+// (see max_block_bytes_for()). Without a calibration (OPTCOLL_ALPHA and
+// OPTCOLL_BETA both set) max_block_bytes is 0: the plain alpha-beta rule.
 struct BlockModel {
   model::AlphaBeta ab{0, 0};
+  std::int64_t max_block_bytes = 0;
 };
+
+// The largest pipelined block of a Bcast or Reduce on a node whose cores have
+// l2_bytes of L2 cache each: a quarter of it (a round's send and receive
+// block and the transport's copies of them stay in the cache), in
+// [64 KiB, 1 MiB]; 256 KiB when the size is unknown (l2_bytes <= 0).
+// Measured on the 2-core project machine (1 MiB L2), np 4-16, 2-16 MiB: the
+// best block is 128-512 KiB, where the alpha-beta model alone picks 4-15
+// blocks (0.5-4 MiB) and loses up to 1.6x (BENCHMARKS.md, issue 3).
+std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 struct CommState {
   MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN

@@ -12,7 +12,8 @@
 // Options::blocks, else ceil(bytes / OPTCOLL_BLOCK_BYTES), else the
 // alpha-beta optimum model::choose_blocks(q, bytes, count, ab) with the
 // communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
-// OPTCOLL_BETA); clamped to [1, count]. One block for Blocking::one; Blocking::per_rank
+// OPTCOLL_BETA), for Bcast and Reduce at least ceil(bytes / the block
+// model's max_block_bytes); clamped to [1, count]. One block for Blocking::one; Blocking::per_rank
 // plans choose their own. Every input is equal at all ranks, so is n.
 // All-broadcasts (Allgather(v), Reduce_scatter(_block), the circulant
 // Allreduce) pass bytes = the largest group (OPTCOLL_BLOCK_BYTES splits it)
