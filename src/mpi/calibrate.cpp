@@ -104,7 +104,7 @@ Calibration calibrate(const CommState& s) {
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept {
   constexpr std::int64_t kUnknown = 256 << 10;
   if (!(l2_bytes > 0)) return kUnknown;
-  return std::clamp(static_cast<std::int64_t>(l2_bytes / 4), std::int64_t{64} << 10, std::int64_t{1} << 20);
+  return std::clamp(static_cast<std::int64_t>(l2_bytes / 4), kMinBlockCap, std::int64_t{1} << 20);
 }
 
 const BlockModel& block_model(CommState& s) {
@@ -113,6 +113,7 @@ const BlockModel& block_model(CommState& s) {
   const Settings& e = s.settings;
   if (e.alpha > 0 && e.beta > 0) {
     m.ab = {e.alpha, e.beta};  // both overridden: the plain alpha-beta model, nothing measured
+    m.max_block_bytes = std::max<std::int64_t>(e.block_cap, 0);
   } else {
     const Calibration logp = s.measured;  // calibrate_logp()'s part, if measured
     s.measured = calibrate(s);
@@ -121,7 +122,7 @@ const BlockModel& block_model(CommState& s) {
     s.measured.g = logp.g;
     s.measured.G = logp.G;
     m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill};
-    m.max_block_bytes = max_block_bytes_for(s.measured.l2_bytes);
+    m.max_block_bytes = e.block_cap >= 0 ? e.block_cap : max_block_bytes_for(s.measured.l2_bytes);
   }
   s.model = m;
   return *s.model;

@@ -75,6 +75,15 @@ Settings Settings::from_environment() {
   s.beta = positive_double("OPTCOLL_BETA");
   s.block_bytes = positive_int("OPTCOLL_BLOCK_BYTES");
   s.max_chunk = positive_int("OPTCOLL_MAX_CHUNK_ELEMS");
+  if (const char* v = env("OPTCOLL_BLOCK_CAP")) {
+    char* end = nullptr;
+    errno = 0;
+    const long long i = std::strtoll(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0' || i < 0)
+      ignored("OPTCOLL_BLOCK_CAP", v, "expected bytes >= 0 (0: no cap)");
+    else
+      s.block_cap = static_cast<std::int64_t>(i);
+  }
   if (const char* w = env("OPTCOLL_WAIT")) {
     const std::string_view v(w);
     if (v == "block")

@@ -227,6 +227,45 @@ TEST(MpiApi, AlphaBetaOverrides) {
   }
 }
 
+// OPTCOLL_BLOCK_CAP (rank 0's) raises n for Bcast, Reduce and Allgather to
+// blocks of at most that many bytes, 0 turns the cap off; Reduce_scatter is
+// never capped.
+TEST(MpiApi, BlockCapOverride) {
+  const int q = ceil_log2(world_size());
+  const std::int64_t big = std::int64_t{16} << 20;
+  const std::int64_t capped = (big + 99999) / 100000;
+  ScopedEnv a("OPTCOLL_ALPHA", "1e-5");
+  ScopedEnv b("OPTCOLL_BETA", "1e-9");
+  const std::int64_t model_n = model::choose_blocks(q, big, big, {1e-5, 1e-9});
+  {
+    ScopedEnv cap("OPTCOLL_BLOCK_CAP", "100000", "1");
+    TestComm comm;
+    const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, big, MPI_BYTE, MPI_OP_NULL);
+    const mpi::Decision r = mpi::describe(comm, plan::Collective::reduce, big, MPI_BYTE, MPI_BXOR);
+    // Equal groups of `big` bytes: the model's n is 1.
+    const mpi::Decision g = mpi::describe(comm, plan::Collective::allgather, big, MPI_BYTE, MPI_OP_NULL, {}, big);
+    const mpi::Decision rs = mpi::describe(comm, plan::Collective::reduce_scatter, big, MPI_BYTE, MPI_BXOR, {}, big);
+    if (q >= 2) {
+      EXPECT_EQ(d.model.max_block_bytes, 100000);
+      EXPECT_EQ(d.blocks, std::max(model_n, capped));
+      EXPECT_EQ(r.blocks, std::max(model_n, capped));
+      EXPECT_EQ(g.blocks, capped);
+      EXPECT_EQ(rs.blocks, 1);
+    }
+  }
+  {
+    ScopedEnv cap("OPTCOLL_BLOCK_CAP", "0");
+    TestComm comm;
+    const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, big, MPI_BYTE, MPI_OP_NULL);
+    const mpi::Decision g = mpi::describe(comm, plan::Collective::allgather, big, MPI_BYTE, MPI_OP_NULL, {}, big);
+    if (q >= 2) {
+      EXPECT_EQ(d.model.max_block_bytes, 0);
+      EXPECT_EQ(d.blocks, model_n);
+      EXPECT_EQ(g.blocks, 1);
+    }
+  }
+}
+
 TEST(MpiApi, CalibrationAgreesOnEveryRank) {
   TestComm comm;
   const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, 1 << 20, MPI_BYTE, MPI_OP_NULL);
@@ -255,6 +294,8 @@ TEST(MpiApi, CalibrationAgreesOnEveryRank) {
     EXPECT_GE(b.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
     const mpi::Decision r = mpi::describe(comm, plan::Collective::reduce, big / 4, MPI_INT, MPI_SUM);
     EXPECT_GE(r.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
+    const mpi::Decision g = mpi::describe(comm, plan::Collective::allgather, big, MPI_BYTE, MPI_OP_NULL, {}, big);
+    EXPECT_GE(g.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
     if (world_rank() == 0)
       std::printf(
           "calibration p=%d: 8 B round %.3g s, alpha=%.3g s beta=%.3g s/B fill=%.2f ranks/core=%.1f -> "

@@ -40,6 +40,7 @@ struct Settings {
   double beta = 0;               // OPTCOLL_BETA, seconds per byte
   std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
   std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
+  std::int64_t block_cap = -1;   // OPTCOLL_BLOCK_CAP: largest block in bytes, 0 none; -1: from the L2 cache
   std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
   std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
   // OPTCOLL_LOGP="L,o,g": LogP parameters in units of kLogpUnit (all three
@@ -78,22 +79,27 @@ struct Calibration {
 // (Lemma 5.1's L+1): an MPI_Reduce_local of a few elements takes about that.
 inline constexpr double kLogpUnit = 10e-9;
 
-// The block-count model in use: n = choose_blocks(q, bytes, count, ab),
-// for a Bcast or Reduce raised so that no block exceeds max_block_bytes
-// (see max_block_bytes_for()). Without a calibration (OPTCOLL_ALPHA and
-// OPTCOLL_BETA both set) max_block_bytes is 0: the plain alpha-beta rule.
+// The block-count model in use: n = choose_blocks(q, bytes, count, ab)
+// (all-broadcasts: select.hpp), raised so that no block exceeds
+// max_block_bytes (OPTCOLL_BLOCK_CAP, else max_block_bytes_for() the
+// smallest L2). Without a calibration (OPTCOLL_ALPHA and OPTCOLL_BETA both
+// set) and OPTCOLL_BLOCK_CAP, max_block_bytes is 0: the plain alpha-beta
+// rule.
 struct BlockModel {
   model::AlphaBeta ab{0, 0};
   std::int64_t max_block_bytes = 0;
 };
 
-// The largest pipelined block of a Bcast or Reduce on a node whose cores have
-// l2_bytes of L2 cache each: a quarter of it (a round's send and receive
-// block and the transport's copies of them stay in the cache), in
-// [64 KiB, 1 MiB]; 256 KiB when the size is unknown (l2_bytes <= 0).
-// Measured on the 2-core project machine (1 MiB L2), np 4-16, 2-16 MiB: the
-// best block is 128-512 KiB, where the alpha-beta model alone picks 4-15
-// blocks (0.5-4 MiB) and loses up to 1.6x (BENCHMARKS.md, issue 3).
+// The largest pipelined block on a node whose cores have l2_bytes of L2
+// cache each: a quarter of it (a round's send and receive block and the
+// transport's copies of them stay in the cache), in [kMinBlockCap, 1 MiB];
+// 256 KiB when the size is unknown (l2_bytes <= 0). Measured on the 2-core
+// project machine (1 MiB L2), np 4-16, 2-16 MiB: the best Bcast/Reduce
+// block is 128-512 KiB, where the alpha-beta model alone picks 4-15 blocks
+// (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
+// the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
+// (BENCHMARKS.md, issues 3 and 4).
+inline constexpr std::int64_t kMinBlockCap = 64 << 10;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 struct CommState {
