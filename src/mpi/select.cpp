@@ -49,7 +49,7 @@ const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutat
 
 // The collectives whose block counts the cache cap improves (BENCHMARKS.md,
 // issues 3 and 4). Not Reduce_scatter and the circulant Allreduce: at np 8
-// and 16, 8-16 MiB, capped they were as often slower as faster (0.92x to
+// and 16, 8-16 MiB, capped they were as often slower as faster (0.91x to
 // 1.13x the uncapped time).
 bool caps_blocks(plan::Collective op) {
   using plan::Collective;
