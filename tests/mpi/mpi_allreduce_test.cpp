@@ -82,14 +82,12 @@ TEST(MpiAllreduce, ModelChoosesBySize) {
   if (std::getenv("OPTCOLL_BLOCK_BYTES") != nullptr || std::getenv("OPTCOLL_ALLREDUCE") != nullptr)
     GTEST_SKIP() << "the environment overrides the model";
   const auto decide = [](const char* alpha, const std::vector<std::int64_t>& counts) {
-    setenv("OPTCOLL_ALPHA", alpha, 1);  // read when the communicator's cache is built
-    setenv("OPTCOLL_BETA", "1e-9", 1);
+    const ScopedEnv a("OPTCOLL_ALPHA", alpha);  // read when the communicator's cache is built
+    const ScopedEnv b("OPTCOLL_BETA", "1e-9");
     TestComm comm;
     std::vector<std::string> out;
     for (const std::int64_t c : counts)
       out.push_back(mpi::describe(comm, plan::Collective::allreduce, c, MPI_INT, MPI_SUM).algorithm);
-    unsetenv("OPTCOLL_ALPHA");
-    unsetenv("OPTCOLL_BETA");
     return out;
   };
   const std::int64_t cap = model::kDisseminationMaxBytes / 4;

@@ -287,8 +287,8 @@ TEST(MpiAlltoall, ArgumentErrors) {
 
 TEST(MpiAlltoall, ModelChoosesBruckForSmallBlocksShiftForLarge) {
   const int p = world_size();
-  ::setenv("OPTCOLL_ALPHA", "1e-5", 1);
-  ::setenv("OPTCOLL_BETA", "1e-9", 1);
+  const ScopedEnv a("OPTCOLL_ALPHA", "1e-5");
+  const ScopedEnv b("OPTCOLL_BETA", "1e-9");
   TestComm comm;  // settings read when its cache is built (rank 0's environment)
   const model::AlphaBeta ab{1e-5, 1e-9};
   for (std::int64_t bytes : {8, 1024, 65536, 1 << 20}) {
@@ -300,12 +300,9 @@ TEST(MpiAlltoall, ModelChoosesBruckForSmallBlocksShiftForLarge) {
     EXPECT_EQ(mpi::describe(comm, plan::Collective::alltoall, 8, MPI_BYTE, MPI_OP_NULL).algorithm, "bruck");
     EXPECT_EQ(mpi::describe(comm, plan::Collective::alltoall, 1 << 20, MPI_BYTE, MPI_OP_NULL).algorithm, "shift");
   }
-  ::setenv("OPTCOLL_ALLTOALL", "shift", 1);
+  const ScopedEnv shift("OPTCOLL_ALLTOALL", "shift");
   TestComm forced;
   EXPECT_EQ(mpi::describe(forced, plan::Collective::alltoall, 8, MPI_BYTE, MPI_OP_NULL).algorithm, "shift");
-  ::unsetenv("OPTCOLL_ALLTOALL");
-  ::unsetenv("OPTCOLL_ALPHA");
-  ::unsetenv("OPTCOLL_BETA");
 }
 
 }  // namespace

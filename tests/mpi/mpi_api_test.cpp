@@ -42,22 +42,6 @@ class ReturningComm : public TestComm {
   }
 };
 
-// Sets an environment variable at rank 0 (and `others` elsewhere, if not
-// null) for the lifetime of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* at_rank0, const char* others = nullptr) : name_(name) {
-    const char* v = world_rank() == 0 ? at_rank0 : others;
-    if (v != nullptr) setenv(name, v, 1);
-  }
-  ~ScopedEnv() { unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
-
 TEST(MpiApi, ArgumentErrorsGoThroughTheErrorHandler) {
   ReturningComm comm;
   const int p = world_size();

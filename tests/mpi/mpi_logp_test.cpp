@@ -23,17 +23,6 @@ namespace {
 
 // Sets an environment variable at every rank for the scope (read when a
 // communicator's cache is built, from rank 0).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
-
 const std::vector<std::int64_t> kCounts{0, 1, 7, 1000};
 
 TEST(MpiLogp, MeasurementIsSaneAgreedAndCached) {

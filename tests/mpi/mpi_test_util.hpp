@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <random>
@@ -26,6 +27,24 @@ inline int world_size() {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   return p;
 }
+// Sets an environment variable for the object's lifetime: to `value` at
+// every rank, or to `at_rank0` at rank 0 and `others` elsewhere (null:
+// unset). optcoll reads rank 0's when a communicator's cache is built.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : ScopedEnv(name, value, value) {}
+  ScopedEnv(const char* name, const char* at_rank0, const char* others) : name_(name) {
+    const char* v = world_rank() == 0 ? at_rank0 : others;
+    if (v != nullptr) setenv(name, v, 1);
+  }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
 inline int ceil_log2(int p) {
   int q = 0;
   while ((std::int64_t{1} << q) < p) ++q;
