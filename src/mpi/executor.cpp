@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 
@@ -71,9 +72,11 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayou
   requests_.clear();
   deferred_.clear();
   locals_.clear();
+  trace_ = nullptr;
 }
 
 void MpiExecutor::set_parts(std::span<const Part> parts) {
+  untraceable();
   parts_.assign(parts.begin(), parts.end());
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
@@ -86,7 +89,57 @@ void MpiExecutor::run(const plan::RankPlan& plan) {
   finish();
 }
 
+// A trace longer than this is not kept (a pipelined plan of many blocks:
+// there the messages, not the bookkeeping, cost the time).
+constexpr std::size_t kMaxTraced = 4096;
+
+void MpiExecutor::record(Trace* trace) {
+  trace_ = trace;
+  if (trace_ == nullptr) return;
+  *trace_ = Trace{};
+  trace_->valid = parts_.empty() && init_ == nullptr;
+}
+
+void MpiExecutor::trace(bool is_send, int peer, const Segment& seg) {
+  if (trace_ == nullptr || !trace_->valid) return;
+  if (trace_->msgs.size() >= kMaxTraced || seg.count > cfg_.chunk) {
+    trace_->valid = false;
+    return;
+  }
+  trace_->msgs.push_back({seg.offset, static_cast<std::int32_t>(seg.count), peer, is_send});
+  trace_->largest = std::max(trace_->largest, seg.count);
+}
+
+void MpiExecutor::replay(const Trace& t) {
+  const TypeInfo& ty = cfg_.type;
+  std::size_t k = 0;
+  for (const std::size_t end : t.round_end) {
+    const Segment* received = nullptr;
+    Segment in{};
+    for (; k < end; ++k) {
+      const Trace::Msg& m = t.msgs[k];
+      const Segment seg{m.offset, m.count};
+      MPI_Request r = MPI_REQUEST_NULL;
+      if (m.send) {
+        check(PMPI_Isend(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+        defer(r, seg);
+      } else {
+        if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
+        check(PMPI_Irecv(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+        requests_.push_back(r);
+        in = seg;
+        received = &in;
+      }
+    }
+    wait_all(requests_, cfg_.wait, cfg_.spin);
+    requests_.clear();
+    if (received != nullptr && !deferred_.empty()) complete_deferred({received, 1}, false);
+  }
+  complete_deferred({}, true);
+}
+
 void MpiExecutor::finish() {
+  trace_ = nullptr;
   complete_deferred({}, true);
   if (materialize_at_end_ && !fresh_.empty()) {
     const plan::BlockRun all{0, static_cast<std::int64_t>(fresh_.size())};
@@ -95,7 +148,6 @@ void MpiExecutor::finish() {
 }
 
 void MpiExecutor::defer(MPI_Request r, Segment seg) {
-  constexpr std::size_t kMaxDeferred = 16;
   if (deferred_.size() >= kMaxDeferred) {
     wait_all({&deferred_.front().request, 1}, cfg_.wait, cfg_.spin);
     deferred_.erase(deferred_.begin());
@@ -104,6 +156,14 @@ void MpiExecutor::defer(MPI_Request r, Segment seg) {
 }
 
 void MpiExecutor::complete_deferred(std::span<const Segment> segs, bool all) {
+  if (all) {  // one test for all of them
+    std::array<MPI_Request, 16> r{};
+    std::size_t n = 0;
+    for (const Deferred& d : deferred_) r[n++] = d.request;
+    deferred_.clear();
+    wait_all({r.data(), n}, cfg_.wait, cfg_.spin);
+    return;
+  }
   const auto overlaps = [&](const Segment& d) {
     for (const Segment& s : segs)
       if (s.offset < d.offset + d.count && d.offset < s.offset + s.count) return true;
@@ -251,6 +311,7 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
   const int peer = rank_of(to);
   const TypeInfo& t = cfg_.type;
   if (in_.first_touch) {
+    untraceable();
     // This round's receive (posted first) lands straight in blocks that were
     // untouched when the round began, and the plan sends some of them: the
     // send must carry their content before the round, the initial content,
@@ -277,6 +338,7 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
     }
   }
   if (!fresh_.empty() && any_fresh(runs)) {
+    untraceable();
     if (all_fresh(runs) && out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
       // Untouched: straight from the initial content, which is never written
       // (so the deferred send conflicts with nothing: empty segment).
@@ -297,12 +359,16 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
     check(PMPI_Isend(at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &r),
           "MPI_Isend");
     defer(r, out_.segs[0]);
+    trace(true, peer, out_.segs[0]);
   } else if (out_.segs.size() == 1) {
+    untraceable();
     out_.form = Form::direct;
     post_typed(true, peer, at(out_.segs[0].offset), out_.elements);
   } else if (post_indexed(true, peer, out_)) {
+    untraceable();
     out_.form = Form::indexed;
   } else if (t.contiguous) {
+    untraceable();
     out_.form = Form::staged;
     std::byte* stage = scratch_->send.get(out_.elements * t.size);
     std::int64_t pos = 0;
@@ -313,6 +379,7 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
     out_.buf = offset(stage, -t.true_lb);
     post_typed(true, peer, out_.buf, out_.elements);
   } else {
+    untraceable();
     out_.form = Form::packed;
     post_packed(true, peer, out_);
   }
@@ -328,6 +395,7 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
   const TypeInfo& t = cfg_.type;
   const bool single = in_.segs.size() == 1;
   if (!fresh_.empty() && any_fresh(runs)) {
+    untraceable();
     if (action == Action::copy) {
       mark_written(runs);  // the message overwrites every element
     } else if (single && all_fresh(runs) && (action == Action::combine_after || commutative_)) {
@@ -344,21 +412,26 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
   if (action == Action::copy && single) {
     in_.form = Form::direct;
     post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
+    trace(false, peer, in_.segs[0]);
   } else if (action == Action::copy && post_indexed(false, peer, in_)) {
+    untraceable();
     in_.form = Form::indexed;
   } else if (t.contiguous || single) {
+    untraceable();
     // A scratch copy with the datatype's layout (for a contiguous type the
     // elements are simply back to back).
     in_.form = Form::staged;
     in_.buf = offset(scratch_->recv.get(t.span_bytes(in_.elements)), -t.true_lb);
     post_typed(false, peer, in_.buf, in_.elements);
   } else {
+    untraceable();
     in_.form = Form::packed;
     post_packed(false, peer, in_);
   }
 }
 
 void MpiExecutor::local(const plan::LocalOp& op) {
+  untraceable();
   locals_.push_back(op);
 }
 
@@ -375,6 +448,7 @@ void MpiExecutor::wait() {
   in_.form = Form::none;
   in_.first_touch = false;
   out_.form = Form::none;
+  if (trace_ != nullptr && trace_->valid) trace_->round_end.push_back(trace_->msgs.size());
 }
 
 }  // namespace optcoll::mpi

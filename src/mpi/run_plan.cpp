@@ -48,6 +48,8 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
     cached.plan = choice.algorithm->make(ctx, s.rank);
     cached.algorithm = choice.algorithm;
     cached.spec = spec;
+    cached.traced = false;
+    cached.trace = {};
   }
   ExecConfig cfg;
   cfg.comm = s.comm;
@@ -58,9 +60,27 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   cfg.wait = s.wait;
   cfg.spin = s.spin;
   s.executor.bind(cfg, base, cached.plan->layout(), s.scratch);
-  if (!parts.empty()) s.executor.set_parts(parts);
-  if (init != nullptr) s.executor.set_initial(init, spec.commutative, complete);
-  s.executor.run(*cached.plan);
+  // Plain calls (no parts, no initial content) replay the first one's trace
+  // when it was traceable (MpiExecutor::Trace): the small-message path.
+  const bool plain = parts.empty() && init == nullptr;
+  if (plain && cached.trace.valid && cached.trace.largest <= cfg.chunk) {
+    s.executor.replay(cached.trace);
+  } else {
+    if (!parts.empty()) s.executor.set_parts(parts);
+    if (init != nullptr) s.executor.set_initial(init, spec.commutative, complete);
+    const bool record = plain && !cached.traced;
+    if (record) {
+      cached.traced = true;
+      s.executor.record(&cached.trace);
+    }
+    try {
+      s.executor.run(*cached.plan);
+    } catch (...) {
+      if (record) cached.trace = {};  // keep no half trace
+      throw;
+    }
+    if (record && !cached.trace.valid) cached.trace = {};
+  }
   s.scratch.trim(kKeepScratch);
 }
 

@@ -239,6 +239,46 @@ TEST(MpiExecutor, ScatteredRunsReduceBothActions) {
   }
 }
 
+// Repeated plain calls replay the first call's messages (the small-message
+// path, MpiExecutor::Trace): every call, with any datatype of the same
+// count, still equals native MPI; the trace has each non-root receive its
+// one message; a Reduce (initial content) records none.
+TEST(MpiExecutor, ReplayedCallsMatchNative) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  const std::int64_t count = 10;
+  const int root = p > 1 ? 1 : 0;
+  for (unsigned call = 0; call < 3; ++call) {
+    for (Kind k : {Kind::int32, Kind::strided, Kind::matrix}) {
+      SCOPED_TRACE(where(p, root, count, k, "circulant", 1) + " call " + std::to_string(call));
+      Buffer expect(k, count);
+      expect.fill(r == root ? 11u + call : 2u + static_cast<unsigned>(r));
+      Buffer got = expect;
+      ASSERT_EQ(MPI_Bcast(expect.data(), static_cast<int>(count), expect.type(), root, comm), MPI_SUCCESS);
+      bcast(got.data(), count, got.type(), root, comm, Options{"circulant", 1});
+      EXPECT_EQ(first_difference(got, expect), -1);
+    }
+  }
+  if (p == 1) return;  // no plan at all
+  const mpi::CommState& s = mpi::comm_state(comm);
+  const auto& bc = s.plans[static_cast<std::size_t>(plan::Collective::bcast)];
+  EXPECT_TRUE(bc.traced);
+  ASSERT_TRUE(bc.trace.valid);
+  EXPECT_EQ(bc.trace.round_end.size(), static_cast<std::size_t>(ceil_log2(p)));
+  const auto receives = std::count_if(bc.trace.msgs.begin(), bc.trace.msgs.end(),
+                                      [](const mpi::MpiExecutor::Trace::Msg& m) { return !m.send; });
+  EXPECT_EQ(receives, r == root ? 0 : 1);
+  EXPECT_EQ(bc.trace.largest, count);
+  std::vector<int> in(static_cast<std::size_t>(count), r + 1);
+  std::vector<int> out(static_cast<std::size_t>(count), 0);
+  reduce(in.data(), out.data(), count, MPI_INT, MPI_SUM, root, comm, Options{"circulant", 1});
+  if (r == root) {
+    EXPECT_EQ(out[0], p * (p + 1) / 2);
+  }
+  EXPECT_FALSE(s.plans[static_cast<std::size_t>(plan::Collective::reduce)].trace.valid);
+}
+
 TEST(MpiExecutor, ChunkLimitFromEnvironment) {
   if (world_rank() == 0) setenv("OPTCOLL_MAX_CHUNK_ELEMS", "7", 1);
   TestComm comm;

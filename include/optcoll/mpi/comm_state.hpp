@@ -123,6 +123,8 @@ struct CommState {
     const plan::AlgorithmInfo* algorithm = nullptr;
     plan::PlanSpec spec;
     std::unique_ptr<plan::RankPlan> plan;
+    MpiExecutor::Trace trace;  // the plan's first plain run (run_plan.cpp)
+    bool traced = false;
   };
   std::array<CachedPlan, plan::kCollectives> plans;  // by plan::Collective
   // The layout of the cached plan of a rank-group collective (one group per

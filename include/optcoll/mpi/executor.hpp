@@ -130,6 +130,31 @@ class MpiExecutor final : public plan::Executor {
   // it before the buffers may change.
   void finish();
 
+  // The small-message path. A run recorded into a Trace (record() before
+  // run()) lists every message of every round when each one went straight
+  // between one segment of the buffer and MPI: copies only, no staging,
+  // packing, combining, local operations, initial content or parts.
+  // replay() then posts the same messages in the same order, with the same
+  // deferral of sends, without walking the plan: O(messages), none of the
+  // plan's per-round bookkeeping, which costs more than the messages
+  // themselves at a few bytes (BENCHMARKS.md, issue 3). Valid for every
+  // later call with the same plan and layout whose messages fit one MPI call
+  // (largest <= the chunk).
+  struct Trace {
+    struct Msg {
+      std::int64_t offset = 0;  // first element
+      std::int32_t count = 0;   // elements
+      std::int32_t peer = 0;
+      bool send = false;
+    };
+    std::vector<Msg> msgs;
+    std::vector<std::size_t> round_end;  // msgs index after each round
+    std::int64_t largest = 0;            // elements of the largest message
+    bool valid = false;
+  };
+  void record(Trace* trace);  // after bind(); null: stop recording
+  void replay(const Trace& trace);
+
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override;
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override;
   void local(const plan::LocalOp& op) override;
@@ -178,6 +203,7 @@ class MpiExecutor final : public plan::Executor {
     MPI_Request request;
     plan::Segment seg;
   };
+  static constexpr std::size_t kMaxDeferred = 16;  // sends in flight at most
   void defer(MPI_Request r, plan::Segment seg);
   const std::byte* init_at(std::int64_t element) const noexcept { return offset(init_, element * cfg_.type.extent); }
   // Untouched-block bookkeeping (set_initial): whether some / all data blocks
@@ -205,6 +231,11 @@ class MpiExecutor final : public plan::Executor {
   std::vector<plan::Segment> from_, to_;  // local operation operands
   std::vector<int> index_lengths_;        // post_indexed()
   std::vector<MPI_Aint> index_addresses_;
+  Trace* trace_ = nullptr;  // record(): the run being recorded
+  void untraceable() noexcept {
+    if (trace_ != nullptr) trace_->valid = false;
+  }
+  void trace(bool is_send, int peer, const plan::Segment& seg);
   const std::byte* init_ = nullptr;
   bool commutative_ = true;
   bool materialize_at_end_ = false;
