@@ -157,7 +157,7 @@ void MpiExecutor::defer(MPI_Request r, Segment seg) {
 
 void MpiExecutor::complete_deferred(std::span<const Segment> segs, bool all) {
   if (all) {  // one test for all of them
-    std::array<MPI_Request, 16> r{};
+    std::array<MPI_Request, kMaxDeferred> r{};
     std::size_t n = 0;
     for (const Deferred& d : deferred_) r[n++] = d.request;
     deferred_.clear();

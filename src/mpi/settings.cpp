@@ -34,18 +34,23 @@ double positive_double(const char* name) {
   return d;
 }
 
-// A positive integer, or 0 (unset / malformed).
-std::int64_t positive_int(const char* name) {
+// An integer >= least, or `otherwise` (unset / malformed).
+std::int64_t integer(const char* name, long long least, std::int64_t otherwise, const char* expected) {
   const char* v = env(name);
-  if (v == nullptr) return 0;
+  if (v == nullptr) return otherwise;
   char* end = nullptr;
   errno = 0;
   const long long i = std::strtoll(v, &end, 10);
-  if (errno != 0 || end == v || *end != '\0' || i <= 0) {
-    ignored(name, v, "expected a positive integer");
-    return 0;
+  if (errno != 0 || end == v || *end != '\0' || i < least) {
+    ignored(name, v, expected);
+    return otherwise;
   }
   return static_cast<std::int64_t>(i);
+}
+
+// A positive integer, or 0 (unset / malformed).
+std::int64_t positive_int(const char* name) {
+  return integer(name, 1, 0, "expected a positive integer");
 }
 
 template <std::size_t N>
@@ -75,15 +80,7 @@ Settings Settings::from_environment() {
   s.beta = positive_double("OPTCOLL_BETA");
   s.block_bytes = positive_int("OPTCOLL_BLOCK_BYTES");
   s.max_chunk = positive_int("OPTCOLL_MAX_CHUNK_ELEMS");
-  if (const char* v = env("OPTCOLL_BLOCK_CAP")) {
-    char* end = nullptr;
-    errno = 0;
-    const long long i = std::strtoll(v, &end, 10);
-    if (errno != 0 || end == v || *end != '\0' || i < 0)
-      ignored("OPTCOLL_BLOCK_CAP", v, "expected bytes >= 0 (0: no cap)");
-    else
-      s.block_cap = static_cast<std::int64_t>(i);
-  }
+  s.block_cap = integer("OPTCOLL_BLOCK_CAP", 0, -1, "expected bytes >= 0 (0: no cap)");
   if (const char* w = env("OPTCOLL_WAIT")) {
     const std::string_view v(w);
     if (v == "block")

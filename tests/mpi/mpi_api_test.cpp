@@ -237,6 +237,15 @@ TEST(MpiApi, BlockCapOverride) {
       EXPECT_EQ(rs.blocks, 1);
     }
   }
+  for (const char* bad : {"-5", "12abc", ""}) {  // ignored (a note on stderr): as if unset
+    ScopedEnv cap("OPTCOLL_BLOCK_CAP", bad);
+    TestComm comm;
+    const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, big, MPI_BYTE, MPI_OP_NULL);
+    if (q >= 2) {
+      EXPECT_EQ(d.model.max_block_bytes, 0) << bad;
+      EXPECT_EQ(d.blocks, model_n) << bad;
+    }
+  }
   {
     ScopedEnv cap("OPTCOLL_BLOCK_CAP", "0");
     TestComm comm;

@@ -13,11 +13,13 @@
 // alpha-beta optimum model::choose_blocks(q, bytes, count, ab) with the
 // communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
 // OPTCOLL_BETA), for Bcast, Reduce and Allgather(v) at least
-// ceil(bytes / the block model's max_block_bytes); clamped to [1, count]. One block for Blocking::one;
-// Blocking::per_rank plans choose their own. Every input is equal at all ranks, so is n. All-broadcasts (Allgather(v),
-// Reduce_scatter(_block), the circulant Allreduce) pass bytes = the largest group (OPTCOLL_BLOCK_BYTES splits it) and
-// excess_bytes >= 0, largest minus smallest group: the model's n is model::choose_all_broadcast_blocks, the broadcast's
-// n for the excess (1 for equal groups).
+// ceil(bytes / the block model's max_block_bytes); clamped to [1, count].
+// One block for Blocking::one; Blocking::per_rank plans choose their own.
+// Every input is equal at all ranks, so is n. All-broadcasts (Allgather(v),
+// Reduce_scatter(_block), the circulant Allreduce) pass bytes = the largest
+// group (OPTCOLL_BLOCK_BYTES splits it) and excess_bytes >= 0, largest minus
+// smallest group: the model's n is model::choose_all_broadcast_blocks, the
+// broadcast's n for the excess (1 for equal groups).
 //
 // The LogP tree rule (select_logp.cpp): an automatic Bcast or Reduce of at
 // most kLogpMaxBytes on 3 <= p <= kLogpMaxRanks ranks runs "logp_tree" when the plan
