@@ -76,7 +76,6 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayou
 }
 
 void MpiExecutor::set_parts(std::span<const Part> parts) {
-  untraceable();
   parts_.assign(parts.begin(), parts.end());
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
@@ -97,6 +96,8 @@ void MpiExecutor::record(Trace* trace) {
   trace_ = trace;
   if (trace_ == nullptr) return;
   *trace_ = Trace{};
+  // Without parts and initial content no block is "fresh" and no receive
+  // is a first touch: the paths below that need them never run.
   trace_->valid = parts_.empty() && init_ == nullptr;
 }
 
@@ -114,7 +115,7 @@ void MpiExecutor::replay(const Trace& t) {
   const TypeInfo& ty = cfg_.type;
   std::size_t k = 0;
   for (const std::size_t end : t.round_end) {
-    const Segment* received = nullptr;
+    bool received = false;
     Segment in{};
     for (; k < end; ++k) {
       const Trace::Msg& m = t.msgs[k];
@@ -128,12 +129,12 @@ void MpiExecutor::replay(const Trace& t) {
         check(PMPI_Irecv(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
         requests_.push_back(r);
         in = seg;
-        received = &in;
+        received = true;
       }
     }
     wait_all(requests_, cfg_.wait, cfg_.spin);
     requests_.clear();
-    if (received != nullptr && !deferred_.empty()) complete_deferred({received, 1}, false);
+    if (received && !deferred_.empty()) complete_deferred({&in, 1}, false);
   }
   complete_deferred({}, true);
 }
@@ -311,7 +312,6 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
   const int peer = rank_of(to);
   const TypeInfo& t = cfg_.type;
   if (in_.first_touch) {
-    untraceable();
     // This round's receive (posted first) lands straight in blocks that were
     // untouched when the round began, and the plan sends some of them: the
     // send must carry their content before the round, the initial content,
@@ -338,7 +338,6 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
     }
   }
   if (!fresh_.empty() && any_fresh(runs)) {
-    untraceable();
     if (all_fresh(runs) && out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
       // Untouched: straight from the initial content, which is never written
       // (so the deferred send conflicts with nothing: empty segment).
@@ -395,7 +394,6 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
   const TypeInfo& t = cfg_.type;
   const bool single = in_.segs.size() == 1;
   if (!fresh_.empty() && any_fresh(runs)) {
-    untraceable();
     if (action == Action::copy) {
       mark_written(runs);  // the message overwrites every element
     } else if (single && all_fresh(runs) && (action == Action::combine_after || commutative_)) {

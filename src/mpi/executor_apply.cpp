@@ -139,7 +139,6 @@ void MpiExecutor::apply_local(const plan::LocalOp& op) {
 }
 
 void MpiExecutor::set_initial(const void* init, bool commutative, bool materialize_at_end) {
-  untraceable();
   init_ = static_cast<const std::byte*>(init);
   commutative_ = commutative;
   materialize_at_end_ = materialize_at_end;
