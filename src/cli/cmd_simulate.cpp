@@ -246,11 +246,8 @@ int run_simulate(const SimulateArgs& a) {
     j["loggp_time"] = r.loggp_time;
     j["alpha"] = a.ab.alpha;
     j["beta"] = a.ab.beta;
-    j["data_flow"] = {{"ok", r.ok()},
-                      {"mode", r.payload},
-                      {"tracked_blocks", r.tracked_blocks},
-                      {"blocks", r.blocks},
-                      {"errors", r.errors}};
+    j["data_flow"] = {{"ok", r.ok()},       {"mode", r.payload},        {"tracked_blocks", r.tracked_blocks},
+                      {"blocks", r.blocks}, {"identical", r.identical}, {"errors", r.errors}};
     j["baselines"] = nlohmann::ordered_json::object();
     for (const auto& b : baselines) {
       auto& e = j["baselines"][std::string(b.price.name)];
@@ -272,6 +269,10 @@ int run_simulate(const SimulateArgs& a) {
   fmt::print("data flow: {} ({}, {} of {} blocks tracked)\n", r.ok() ? "verified" : "FAILED", r.payload,
              r.tracked_blocks, r.blocks);
   for (const auto& e : r.errors) fmt::print("  error: {}\n", e);
+  if (op == plan::Collective::allreduce)
+    fmt::print("same bits on every rank: {}\n",
+               r.identical ? "yes, for any operator"
+                           : "only for exact operators (combines in an order that depends on the rank)");
   fmt::print("alpha-beta time: {:.6g} s (alpha {:g} s, beta {:g} s/B); LogGP time: {:.6g} s\n", r.alpha_beta_time,
              a.ab.alpha, a.ab.beta, r.loggp_time);
   if (!baselines.empty()) fmt::print("classic algorithms, same model:\n");

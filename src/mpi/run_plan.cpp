@@ -98,7 +98,9 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
   // Allgather / Reduce_scatter: count is the largest group.
   const std::int64_t excess = smallest < 0 ? 0 : (count - smallest) * c.type.size;
   const bool all_broadcast = op == plan::Collective::allgather || op == plan::Collective::reduce_scatter;
-  const Choice ch = op == plan::Collective::allreduce  ? choose_allreduce(s, count, bytes, commutative != 0, options)
+  const bool exact = plan::is_reduction(op) && exact_op(mpi_op, c);
+  const Choice ch = op == plan::Collective::allreduce
+                        ? choose_allreduce(s, count, bytes, commutative != 0, exact, options)
                     : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
                     : scan                             ? choose_scan(s, op, count, bytes, commutative != 0, options)
                     : all_broadcast                    ? choose(s, op, count, bytes, commutative != 0, options, excess)

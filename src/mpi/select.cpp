@@ -20,11 +20,12 @@ std::string valid_names(plan::Collective op) {
   return out;
 }
 
-const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutative, const Options& options,
+const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutative, bool exact, const Options& options,
                                 bool& fallback) {
   plan::PlanSpec spec;
   spec.op = op;
   spec.commutative = commutative;
+  spec.exact = exact;
   const bool from_options = !options.algorithm.empty();
   const plan::AlgorithmInfo* a = nullptr;
   if (from_options) {
@@ -35,11 +36,16 @@ const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutat
   }
   if (a == nullptr) return plan::select_algorithm(spec);
   const std::string_view name = a->name;
-  if (a->needs_commutative && !commutative) {
+  if (!plan::valid_for(*a, spec)) {
     const plan::AlgorithmInfo& d = plan::select_algorithm(spec);
+    const char* why = a->needs_commutative && !commutative
+                          ? "needs a commutative operator"
+                          : "combines in an order that depends on the rank, so it needs an exact (integer, logical or "
+                            "bitwise) operator for every rank to get the same bits";
     if (s.rank == 0 && !s.noted_fallback)
-      std::fprintf(stderr, "optcoll: %s algorithm '%s' needs a commutative operator; using '%s' instead\n",
-                   std::string(plan::to_string(op)).c_str(), std::string(name).c_str(), std::string(d.name).c_str());
+      std::fprintf(stderr, "optcoll: %s algorithm '%s' %s; using '%s' instead\n",
+                   std::string(plan::to_string(op)).c_str(), std::string(name).c_str(), why,
+                   std::string(d.name).c_str());
     s.noted_fallback = true;
     fallback = true;
     return d;
@@ -76,15 +82,15 @@ void check_algorithm_name(plan::Collective op, const Options& options) {
 }
 
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options, std::int64_t excess_bytes) {
+              const Options& options, std::int64_t excess_bytes, bool exact) {
   Choice c;
   c.automatic = options.algorithm.empty() && s.settings.algorithm[static_cast<std::size_t>(op)][0] == '\0';
   if (options.algorithm.empty()) {
-    const std::size_t slot = 2 * static_cast<std::size_t>(op) + (commutative ? 1U : 0U);
-    if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, options, c.fallback);
+    const std::size_t slot = 4 * static_cast<std::size_t>(op) + (commutative ? 2U : 0U) + (exact ? 1U : 0U);
+    if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, exact, options, c.fallback);
     c.algorithm = s.picked[slot];
   } else {
-    c.algorithm = &pick(s, op, commutative, options, c.fallback);
+    c.algorithm = &pick(s, op, commutative, exact, options, c.fallback);
   }
   const std::int64_t max_blocks = std::max<std::int64_t>(count, 1);
   switch (c.algorithm->blocking) {
@@ -135,20 +141,27 @@ Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_
   return c;
 }
 
-Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative,
+Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, bool exact,
                         const Options& options) {
   // p groups of count / p elements, rounded up or down (allreduce_layout).
   const std::int64_t per_group = (count + s.size - 1) / s.size;
   const std::int64_t size = count > 0 ? bytes / count : 0;
   const std::int64_t largest = per_group * size, smallest = count / s.size * size;
-  Choice c = choose(s, plan::Collective::allreduce, per_group, largest, commutative, options, largest - smallest);
+  Choice c =
+      choose(s, plan::Collective::allreduce, per_group, largest, commutative, options, largest - smallest, exact);
+  // Non-commutative: doubling (the default), whatever the size: the same
+  // whole-vector messages as the ordered plan in about half its rounds.
   if (!c.automatic || !commutative || bytes > model::kDisseminationMaxBytes) return c;
   const int q = s.graph.q();
   const model::AlphaBeta ab = block_model(s).ab;
   const double t_circulant = 2 * model::all_broadcast_time(q, largest, smallest, bytes - smallest, c.blocks, ab);
-  const double t_dissemination = q * (ab.alpha + ab.beta * static_cast<double>(bytes));
-  if (t_dissemination > t_circulant) return c;
-  c.algorithm = plan::find_algorithm(plan::Collective::allreduce, "dissemination");
+  // Whole-vector rounds: dissemination where the operator is exact, else
+  // doubling, one round more unless p is a power of two (the price of the
+  // same bits on every rank).
+  const int rounds = exact ? q : model::doubling_allreduce_rounds(s.size);
+  const double t_whole = rounds * (ab.alpha + ab.beta * static_cast<double>(bytes));
+  if (t_whole > t_circulant) return c;
+  c.algorithm = plan::find_algorithm(plan::Collective::allreduce, exact ? "dissemination" : "doubling");
   c.blocks = 1;
   return c;
 }

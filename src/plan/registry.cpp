@@ -39,9 +39,12 @@ constexpr std::array kAlgorithms{
     AlgorithmInfo{C::allreduce, "circulant", true, false, B::n, &make_allreduce_circulant,
                   "circulant reduce-scatter then allgather, 2(n-1+q) rounds, for long vectors"},
     AlgorithmInfo{C::allreduce, "dissemination", true, false, B::one, &make_allreduce_dissemination,
-                  "circulant dissemination, ceil(log2 p) rounds of the whole vector (Lang 2025, Alg. 2)"},
+                  "circulant dissemination, ceil(log2 p) rounds of the whole vector (Lang 2025, Alg. 2)", true},
     AlgorithmInfo{C::allreduce, "bruck", true, false, B::one, &make_allreduce_bruck,
-                  "Bruck dissemination with a partial buffer, ceil(log2 p) rounds (Lang 2025, Alg. 1)"},
+                  "Bruck dissemination with a partial buffer, ceil(log2 p) rounds (Lang 2025, Alg. 1)", true},
+    AlgorithmInfo{C::allreduce, "doubling", false, false, B::one, &make_allreduce_doubling,
+                  "recursive doubling in rank order, the same bits on every rank for any operator, "
+                  "q rounds (q+1 unless p is a power of two)"},
     AlgorithmInfo{
         C::allreduce, "ordered", false, false, B::one, &make_allreduce_ordered,
         "rank-ordered binomial reduction to rank 0, then binomial broadcast, any operator, 2 ceil(log2 p) rounds"},
@@ -98,10 +101,10 @@ const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexce
 }
 
 const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept {
-  const auto valid = [&](const AlgorithmInfo& a) { return spec.commutative || !a.needs_commutative; };
+  const auto valid = [&](const AlgorithmInfo& a) { return valid_for(a, spec); };
   if (const AlgorithmInfo* a = find_algorithm(spec.op, "circulant"); a != nullptr && valid(*a)) return *a;
   // Non-commutative reductions: the first rank-ordered algorithm registered
-  // (binomial_ordered, ordered, doubling).
+  // (reduce binomial_ordered, allreduce doubling, scan doubling).
   for (const auto& a : kAlgorithms)
     if (a.op == spec.op && valid(a)) return a;
   return kAlgorithms[0];

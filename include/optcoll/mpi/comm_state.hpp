@@ -136,9 +136,9 @@ struct CommState {
   std::array<CachedLayout, plan::kCollectives> layouts;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
-  // The algorithm chosen without Options, per (op, commutative): the
+  // The algorithm chosen without Options, per (op, commutative, exact): the
   // environment's settings are fixed for the communicator's lifetime.
-  std::array<const plan::AlgorithmInfo*, 2 * plan::kCollectives> picked{};
+  std::array<const plan::AlgorithmInfo*, 4 * plan::kCollectives> picked{};
   struct ModelChoice {
     std::int64_t bytes = -1;
     std::int64_t count = -1;

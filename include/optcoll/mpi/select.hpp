@@ -4,9 +4,10 @@
 // 0's environment), else plan::select_algorithm(). An unknown name is an
 // MPI_ERR_ARG error (plus one line on stderr at rank 0 naming the valid
 // choices, for the environment variables). A reduction algorithm that needs
-// a commutative operator is never run with a non-commutative one: the
-// default (the rank-ordered binomial tree) replaces it, with one note on
-// stderr per communicator.
+// a commutative operator is never run with a non-commutative one, nor one
+// that needs an exact operator (plan::AlgorithmInfo::needs_exact) with an
+// inexact one: the default (plan::select_algorithm) replaces it, with one
+// note on stderr per communicator.
 //
 // Block count n, for algorithms that pipeline n blocks (Blocking::n):
 // Options::blocks, else ceil(bytes / OPTCOLL_BLOCK_BYTES), else the
@@ -56,8 +57,9 @@ void check_algorithm_name(plan::Collective op, const Options& options);
 const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 
 // Collective at the first call on s that needs alpha and beta.
+// exact: plan::PlanSpec::exact (algorithms with needs_exact need it).
 Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options, std::int64_t excess_bytes = -1);
+              const Options& options, std::int64_t excess_bytes = -1, bool exact = false);
 
 // The LogP tree rule's size limit: beyond it the pipelined circulant plans
 // (alpha-beta model) take over.
@@ -75,9 +77,14 @@ bool logp_tree_wins(CommState& s, plan::Collective op, std::int64_t bytes, bool 
 // elements; without Options or OPTCOLL_ALLREDUCE and for a commutative op,
 // the alpha-beta model then picks between the circulant plan (reduce-scatter
 // plus allgather), 2 model::all_broadcast_time, about 2 q alpha +
-// 2 beta m (p-1)/p at n = 1, and dissemination, q (alpha + beta m), up to
-// model::kDisseminationMaxBytes.
-Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, const Options& options);
+// 2 beta m (p-1)/p at n = 1, and a whole-vector plan up to
+// model::kDisseminationMaxBytes: dissemination, q (alpha + beta m), for an
+// exact operator (exact_op()), else doubling, which gives every rank the
+// same bits in model::doubling_allreduce_rounds(p) rounds. A
+// non-commutative op gets doubling. Every plan it picks gives every rank
+// the same bits; a named needs_exact plan is replaced for an inexact op.
+Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, bool exact,
+                        const Options& options);
 
 // Alltoall with blocks of block_bytes: choose(); without Options or
 // OPTCOLL_ALLTOALL the alpha-beta model (model/alltoall.hpp, calibrated

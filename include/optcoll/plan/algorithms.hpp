@@ -128,6 +128,10 @@ struct AlgorithmInfo {
   Blocking blocking;
   PlanFactory make;
   std::string_view summary;
+  // Combines in an order that depends on the rank (the dissemination
+  // allreduces): ranks receiving the same reduced element agree bit for bit
+  // only for exact operators (PlanSpec::exact), so it is valid only there.
+  bool needs_exact = false;
 };
 
 std::span<const AlgorithmInfo> algorithms() noexcept;
@@ -135,9 +139,14 @@ std::span<const AlgorithmInfo> algorithms() noexcept;
 // nullptr if no algorithm of that name exists for op.
 const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexcept;
 
-// The default choice for spec: circulant where it is valid, the ordered
-// binomial reduction for non-commutative operators, else the first valid
-// algorithm registered for spec.op. Precondition: spec.op has one.
+// Whether a is valid for spec's operator (needs_commutative, needs_exact).
+constexpr bool valid_for(const AlgorithmInfo& a, const PlanSpec& spec) noexcept {
+  return (spec.commutative || !a.needs_commutative) && (spec.exact || !a.needs_exact);
+}
+
+// The default choice for spec: circulant where it is valid, else the first
+// valid algorithm registered for spec.op (the rank-ordered ones for
+// non-commutative operators). Precondition: spec.op has one.
 const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept;
 
 std::string_view to_string(Collective op) noexcept;
@@ -160,6 +169,7 @@ std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_
 std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_bruck(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_ordered(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_doubling(const PlanContext& ctx, rank_t rank);
 // Lang 2025's Algorithm 1 exactly as printed, whose special rounds are
 // visited in the wrong order (see allreduce_bruck.cpp); tests only.
 std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);
