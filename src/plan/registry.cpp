@@ -250,16 +250,6 @@ const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexce
   return nullptr;
 }
 
-const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept {
-  const auto valid = [&](const AlgorithmInfo& a) { return valid_for(a, spec); };
-  if (const AlgorithmInfo* a = find_algorithm(spec.op, "circulant"); a != nullptr && valid(*a)) return *a;
-  // Non-commutative reductions: the first rank-ordered algorithm registered
-  // (reduce binomial_ordered, allreduce doubling, scan doubling).
-  for (const auto& a : kAlgorithms)
-    if (a.op == spec.op && valid(a)) return a;
-  return kAlgorithms[0];
-}
-
 std::string_view to_string(Collective op) noexcept {
   switch (op) {
     case Collective::bcast:

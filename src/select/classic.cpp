@@ -30,7 +30,7 @@ Classic registry(Collective op, std::string_view name, const plan::Shape& s, con
 
 }  // namespace
 
-std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab) {
+std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab, std::span<const std::int64_t> group_bytes) {
   const plan::Shape s = shape_of(c);
   std::vector<Classic> out;
   if (c.p <= 1) return out;
@@ -56,7 +56,13 @@ std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab) {
     case Collective::reduce_scatter:
       // Ring: p-1 rounds, each carrying the largest group somewhere. Bruck
       // (and recursive doubling): q rounds moving what a rank lacks, priced
-      // at that bound (exact for equal groups).
+      // at that bound without the groups (exact for equal groups).
+      if (!group_bytes.empty()) {
+        const std::vector<std::int64_t> g(group_bytes.begin(), group_bytes.end());
+        out.push_back({"ring", from(model::price_allgather_ring(g, ab))});
+        out.push_back({"bruck", from(model::price_allgather_bruck(g, ab))});
+        break;
+      }
       out.push_back({"ring", rounds_of(c.p - 1, s.largest, ab)});
       out.push_back({"bruck", {s.q * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), s.q, 1}});
       break;
@@ -90,8 +96,8 @@ std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab) {
   return out;
 }
 
-Classic best_classic(const Call& c, const model::AlphaBeta& ab) {
-  const std::vector<Classic> all = classics(c, ab);
+Classic best_classic(const Call& c, const model::AlphaBeta& ab, std::span<const std::int64_t> group_bytes) {
+  const std::vector<Classic> all = classics(c, ab, group_bytes);
   if (all.empty()) return {"none", {}};
   return *std::min_element(all.begin(), all.end(),
                            [](const Classic& a, const Classic& b) { return a.price.time < b.price.time; });

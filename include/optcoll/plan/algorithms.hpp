@@ -1,6 +1,7 @@
-// The plan registry: every algorithm optcoll can run, as data. Selection by
-// name (OPTCOLL_BCAST=<name>, OPTCOLL_REDUCE=<name>, `--algorithm` in the
-// CLI) or by the default rules of select_algorithm().
+// The plan registry: every algorithm optcoll can run, as data: its
+// restrictions, its plan factory and its price. Chosen by name
+// (OPTCOLL_BCAST=<name>, `--algorithm` in the CLI) or by the one selection
+// (select/select.hpp), which reads only this table.
 #pragma once
 
 #include <memory>
@@ -185,11 +186,6 @@ const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexce
 constexpr bool valid_for(const AlgorithmInfo& a, const PlanSpec& spec) noexcept {
   return (spec.commutative || !a.needs_commutative) && (spec.exact || !a.needs_exact);
 }
-
-// The default choice for spec: circulant where it is valid, else the first
-// valid algorithm registered for spec.op (the rank-ordered ones for
-// non-commutative operators). Precondition: spec.op has one.
-const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept;
 
 std::string_view to_string(Collective op) noexcept;
 

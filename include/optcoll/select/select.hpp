@@ -135,14 +135,18 @@ Decision decide(const Call& c, const Overrides& o, Machine& m, bool with_prices 
 
 // The best classic algorithm for c (what an MPI library runs) and its
 // alpha-beta price: the registry's baselines and the formulas of
-// model/baselines.hpp and model/alltoall.hpp.
+// model/baselines.hpp and model/alltoall.hpp. Allgather(v) and
+// Reduce_scatter: the ring and Bruck's algorithm, priced exactly from
+// group_bytes (every group's bytes) when given, else Bruck at its bound
+// q alpha + beta (m - smallest) (exact for equal groups).
 struct Classic {
   std::string_view name;
   plan::Price price;
 };
-Classic best_classic(const Call& c, const model::AlphaBeta& ab);
-// Every classic algorithm priced for c, for the cost table.
-std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab);
+Classic best_classic(const Call& c, const model::AlphaBeta& ab, std::span<const std::int64_t> group_bytes = {});
+// Every classic algorithm priced for c, for the cost tables.
+std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab,
+                              std::span<const std::int64_t> group_bytes = {});
 
 // The LogP tree rule's limits.
 inline constexpr std::int64_t kLogpMaxBytes = 4096;
