@@ -15,7 +15,6 @@ add_library(optcoll_mpi
   src/mpi/datatype.cpp
   src/mpi/executor.cpp
   src/mpi/executor_apply.cpp
-  src/mpi/settings.cpp
   src/mpi/comm_cache.cpp
   src/mpi/calibrate.cpp
   src/mpi/calibrate_logp.cpp
