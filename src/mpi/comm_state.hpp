@@ -22,9 +22,9 @@
 #include <string>
 #include <string_view>
 
+#include "mpi/executor.hpp"
 #include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
-#include "optcoll/mpi/executor.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/schedule/circulant.hpp"
 #include "optcoll/select/select.hpp"
