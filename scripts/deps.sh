@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs optcoll's build and test dependencies (Debian 12 packages only).
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config clang-format
+packages=(build-essential cmake ninja-build pkg-config clang-format python3
           libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
           openmpi-bin libopenmpi-dev mpich libmpich-dev clang-14 libclang-rt-14-dev)
 missing=()
