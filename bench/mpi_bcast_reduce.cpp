@@ -2,7 +2,7 @@
 //
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce                 # native vs optcoll
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce --rules         # block-count rules
-//   mpirun -n 8 build-mpi/mpi_bcast_reduce --logp          # LogP tree (issue 7)
+//   mpirun -n 8 build-mpi/mpi_bcast_reduce --logp          # LogP tree (docs/benchmarks/logp.md)
 //
 // Native mode: for each size (MPI_INT elements, 8 B .. 16 MiB in powers of
 // 4, then 16 MiB) and each collective, native and optcoll alternate

@@ -1,4 +1,4 @@
-# Personalized exchanges (issue 8): Alltoall, Alltoallv and many-to-many as
+# Personalized exchanges: Alltoall, Alltoallv and many-to-many as
 # plans (shift schedule, Bruck, two-phase routing), their alpha-beta prices,
 # and, when the MPI layer is built, OPTCOLL_Alltoall(v) and
 # optcoll::many_to_many. Included by the top-level CMakeLists.txt after the

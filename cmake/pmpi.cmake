@@ -36,7 +36,7 @@ if(OPTCOLL_BUILD_TESTS)
   # The drop-in test: an unmodified MPI program (built against plain MPI
   # only, and once more linked with liboptcoll_pmpi.so) with and without the
   # library, every policy; see tests/pmpi/run_pmpi_test.sh. MPICH's native
-  # collectives crawl on an oversubscribed node (DEVELOPERS.md), hence fewer
+  # collectives crawl on an oversubscribed node (docs/decisions/poll-when-oversubscribed.md), hence fewer
   # ranks there.
   add_executable(optcoll_pmpi_plain tests/pmpi/plain_collectives.c)
   target_link_libraries(optcoll_pmpi_plain PRIVATE MPI::MPI_C)

@@ -2,7 +2,7 @@
 # The differential driver's long profile: CALLS calls (default 700) at every
 # np in 2..16 under Open MPI (./build) and MPICH (./build-mpich): 10500 calls
 # per MPI, larger counts than the CTest profile (up to 2^18 elements).
-# Prints one result line per run and a summary for BENCHMARKS.md; exits 1 on
+# Prints one result line per run and a summary for bench/results/ (docs/benchmarks/reliability.md); exits 1 on
 # any mismatch or error. Takes about an hour on a 2-core machine.
 #   scripts/test-differential-long.sh [seed]
 set -euo pipefail

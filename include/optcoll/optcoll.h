@@ -35,9 +35,9 @@
  * optcoll traffic runs on the duplicate), measures the network's alpha and
  * beta there when a decision needs them, and caches both on comm; the cache
  * is freed with comm. Tuning by environment, read at rank 0 when the cache is
- * built (see DEVELOPERS.md, "mpi/"): OPTCOLL_<OP> (OPTCOLL_BCAST,
- * OPTCOLL_ALLREDUCE, ...), OPTCOLL_ALPHA, OPTCOLL_BETA, OPTCOLL_BLOCK_BYTES,
- * OPTCOLL_WAIT. */
+ * built: OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLREDUCE, ...), OPTCOLL_ALPHA,
+ * OPTCOLL_BETA, OPTCOLL_BLOCK_BYTES, OPTCOLL_BLOCK_CAP, OPTCOLL_WAIT, ...
+ * (every variable: docs/selection.md, or `optcoll settings`). */
 #ifndef OPTCOLL_OPTCOLL_H
 #define OPTCOLL_OPTCOLL_H
 

@@ -19,7 +19,7 @@
 // simulate` (rank 0 sends m to everyone, the others m/64); many-to-many the
 // permutation pattern (one message m per rank, seed 1: S = R = m), uneven
 // messages with even volumes, which two-phase routing is for (notes §9;
-// with one hot rank no routing beats its port, BENCHMARKS.md). Their plans are simulated up to
+// with one hot rank no routing beats its port, docs/benchmarks/exchanges.md). Their plans are simulated up to
 // p = 1024 (many-to-many: 128, p^3 pieces); above, every entry is its
 // closed form (model/alltoall.hpp).
 //

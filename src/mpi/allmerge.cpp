@@ -170,7 +170,7 @@ std::vector<std::byte> allmerge_impl(std::span<const std::byte> mine, std::int64
     throw MpiError(MPI_ERR_ARG, "optcoll: allmerge: the input is not a whole number of keys");
   // Default: Bruck's variant, 1.7-1.9x faster than the circulant one in the
   // simulator (p 8..1024, 64 KiB..4 MiB) and 0.6-1.0x of the allgatherv
-  // baseline over MPI where circulant takes 0.7-1.3x (BENCHMARKS.md, issue 4).
+  // baseline over MPI where circulant takes 0.7-1.3x (docs/decisions/allmerge-bruck-default.md).
   const std::string name = algorithm.empty() ? "bruck" : std::string(algorithm);
   if (name != "circulant" && name != "bruck" && name != "allgatherv")
     throw MpiError(MPI_ERR_ARG,

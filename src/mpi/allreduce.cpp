@@ -11,7 +11,7 @@
 //                  (Lang 2025, Alg. 2), for exact operators only
 //   doubling       q rounds, q+1 unless p is a power of two, otherwise
 // n the optimal block count; the crossover is near
-// m = q alpha / (beta (q - 2)) for large q (DEVELOPERS.md, "Allreduce").
+// m = q alpha / (beta (q - 2)) for large q (docs/selection.md).
 // A non-commutative op gets doubling. Every rank gets the same bits.
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Measuring the round costs of a communicator, with the pattern the plans
-// use (see DEVELOPERS.md, "mpi/", for the rule and the measurements).
+// use (docs/mpi-layer.md, "Calibration", and docs/selection.md for the rule).
 //
 // In round k of the circulant collectives every rank r sends to
 // (r + skip[k]) mod p and receives from (r - skip[k]) mod p, all ranks at

@@ -84,7 +84,7 @@ std::unique_ptr<CommState> build_state(MPI_Comm user) {
   check(PMPI_Bcast(&s->settings, sizeof(Settings), MPI_BYTE, 0, s->comm), "MPI_Bcast");
   s->ranks_per_core = node_ranks_per_core(s->comm);
   // OPTCOLL_WAIT=auto: block in MPI_Waitall unless the node is
-  // oversubscribed (see DEVELOPERS.md, "mpi/", for the measurements).
+  // oversubscribed (docs/decisions/poll-when-oversubscribed.md).
   const bool oversubscribed = s->ranks_per_core > 1;
   s->wait = s->settings.wait == 2 || (s->settings.wait == 0 && oversubscribed) ? WaitMode::poll : WaitMode::block;
   s->spin = s->settings.spin >= 0 ? s->settings.spin : 100;

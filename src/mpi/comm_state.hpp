@@ -78,7 +78,7 @@ struct BlockModel {
 // block is 128-512 KiB, where the alpha-beta model alone picks 4-15 blocks
 // (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
 // the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
-// (BENCHMARKS.md, issues 3 and 4).
+// (docs/decisions/block-cap-from-l2.md).
 using model::kMinBlockCap;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 

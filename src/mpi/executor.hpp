@@ -137,7 +137,7 @@ class MpiExecutor final : public plan::Executor {
   // replay() then posts the same messages in the same order, with the same
   // deferral of sends, without walking the plan: O(messages), none of the
   // plan's per-round bookkeeping, which costs more than the messages
-  // themselves at a few bytes (BENCHMARKS.md, issue 3). Valid for every
+  // themselves at a few bytes (docs/decisions/small-message-replay.md). Valid for every
   // later call with the same plan and layout whose messages fit one MPI call
   // (largest <= the chunk).
   struct Trace {

@@ -9,7 +9,7 @@
 // (Options::algorithm "two"), TWO runs whenever the sizes take two values;
 // for several y-blocks the bitmap of the y-ranks follows (p bits: a rank
 // must know its class partners). Measured on the project machine (shared
-// memory, 2 cores; BENCHMARKS.md) the general form is slower than the
+// memory, 2 cores; docs/decisions/two-only-where-lemma2-applies.md) the general form is slower than the
 // adaptive tree for Spikes and Skewed: the class root's extra hop with the
 // whole class costs bandwidth that the one-ported model assumes free.
 #include "tree_build.hpp"

@@ -4,8 +4,8 @@
 // leaves its recvbuf undefined); optcoll leaves it untouched: rank 0 works
 // in communicator scratch, which only its sends read.
 //
-// Algorithm (select.cpp, choose_scan), unless Options or OPTCOLL_SCAN /
-// OPTCOLL_EXSCAN name one: the alpha-beta model picks between
+// Algorithm (select::decide, the registry's prices), unless Options or
+// OPTCOLL_SCAN / OPTCOLL_EXSCAN name one: the alpha-beta model picks between
 //   doubling  ceil(log2 p) rounds of the whole vector: q (alpha + beta m)
 //   pipeline  the chain 0 -> ... -> p-1 in n blocks: (n+p-2)(alpha + beta m/n)
 // with n = sqrt((p-2) beta m / alpha). Both keep rank order, so any

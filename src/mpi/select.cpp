@@ -1,4 +1,4 @@
-// The MPI layer's side of the one selection (see optcoll/mpi/select.hpp):
+// The MPI layer's side of the one selection (see mpi/select.hpp):
 // overrides from Options and the settings, the communicator as the
 // machine, a per-communicator cache, MPI error classes.
 #include "mpi/select.hpp"

@@ -6,7 +6,7 @@
 // completion times reduces to comparing sizes. Here every rank computes the
 // whole tree from the layout's counts, O(p), and takes one round per level,
 // ceil(log2 p) rounds; the MPI layer computes the same view in ceil(log2 p)
-// rounds of communication instead (DEVELOPERS.md, trees/).
+// rounds of communication instead (docs/trees.md).
 #include <bit>
 
 #include "optcoll/error.hpp"

@@ -177,7 +177,7 @@ TEST(Cli, SimulateScans) {
   EXPECT_TRUE(je["data_flow"]["ok"]);
 }
 
-// The acceptance run: a million and three ranks, 16 MiB.
+// The acceptance run of the simulator: a million and three ranks, 16 MiB.
 TEST(Cli, SimulateMillionRanks) {
   const CliRun r = run("simulate bcast -p 1000003 -m 16777216 --json");
   ASSERT_EQ(r.code, 0) << r.out;

@@ -1,4 +1,4 @@
-// The LogP-optimal trees over MPI (issue 7, item 7): the measured L, o, g
+// The LogP-optimal trees over MPI (docs/logp.md): the measured L, o, g
 // (positive, finite, equal at every rank, measured once per communicator,
 // the second use local), bcast and reduce forced to "logp_tree" (Options,
 // OPTCOLL_BCAST / OPTCOLL_REDUCE through the C API) against native MPI for

@@ -259,8 +259,8 @@ inline std::string where(int p, int root, std::int64_t count, Kind k, const std:
          " blocks=" + (blocks == 0 ? "auto" : std::to_string(blocks));
 }
 
-// Per-rank counts of the v-variants: the distributions of issue 4 (and of
-// the simulator tests): regular m, (i mod 3) m, degenerate (all at rank
+// Per-rank counts of the v-variants: the distributions of the all-broadcast
+// benchmarks and the simulator tests: regular m, (i mod 3) m, degenerate (all at rank
 // p/2), spikes, all zero, one zero.
 enum class Dist { regular, irregular, degenerate, spikes, all_zero, one_zero };
 inline constexpr Dist kDists[] = {Dist::regular, Dist::irregular, Dist::degenerate,

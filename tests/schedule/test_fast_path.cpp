@@ -66,7 +66,7 @@ TEST(FastPath, EqualsSearchOnSampledRanksOfLargeP) {
 }
 
 TEST(FastPath, FiveViolationRanks) {
-  // Theorem 3's bound fails here (DEVELOPERS.md): the fast path must still
+  // Theorem 3's bound fails here (docs/schedules.md): the fast path must still
   // agree with the search, for the ranks and for their to-neighbours.
   const struct {
     rank_t p;

@@ -186,7 +186,7 @@ TEST(AllToAllCirculant, DegenerateAllgatherIsABroadcast) {
 // and the n it picks (choose_group_blocks) within 20% of the best n the
 // simulator finds in a sweep, for every distribution (the worst case is
 // 15%, irregular groups at p = 12; the broadcast's rule applied to the
-// total, the rule before, was up to 31% off, on equal groups; BENCHMARKS.md).
+// total, the rule before, was up to 31% off, on equal groups; docs/decisions/all-broadcast-block-count.md).
 TEST(AllToAllCirculant, AllBroadcastModelAndBlockChoice) {
   SimOptions opt;
   opt.track_payload = false;

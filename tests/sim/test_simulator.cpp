@@ -283,7 +283,7 @@ TEST(Simulator, BinaryTreeFirstArrival) {
   }
 }
 
-// The simulator target: alpha = 2 us, beta = 0.1 ns/B, p = 1024,
+// The simulator target set for the circulant broadcast: alpha = 2 us, beta = 0.1 ns/B, p = 1024,
 // m = 16 MiB: the circulant broadcast at most 0.65x the best classic one.
 TEST(Simulator, CirculantBeatsClassicAtClusterScale) {
   const rank_t p = 1024;

@@ -15,7 +15,7 @@
 //     t(L) on and for most smaller t; D = t + 1 for L = 2);
 //  2. otherwise the search on B(N) itself (several choices of the nodes kept
 //     at the last label), which for L >= 3 finds optimal schedules for almost
-//     every N tried (see DEVELOPERS.md);
+//     every N tried (see docs/logp.md);
 //  3. otherwise a cascade: a solved instance for N1 < N whose receive-only
 //     processor, a fixed leaf, forwards every item to the root of a solved
 //     instance for the remaining N - N1 (recursively), with the resulting

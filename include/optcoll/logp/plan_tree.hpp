@@ -25,9 +25,10 @@
 
 namespace optcoll::logp {
 
-// The parameters the plans use. Default: OPTCOLL_LOGP="L,o,g" from the
-// environment when set (integers, any common unit), else the postal model
-// with L = 1, where B(P) is the binomial tree. Thread-safe.
+// The parameters the plans use when the context gives none: the postal
+// model with L = 1, where B(P) is the binomial tree, until
+// set_plan_parameters() replaces it (the CLI does, from OPTCOLL_LOGP="L,o,g":
+// integers, any common unit; plan/ reads no environment). Thread-safe.
 Params plan_parameters();
 void set_plan_parameters(const Params& p);
 

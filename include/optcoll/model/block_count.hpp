@@ -49,7 +49,7 @@ std::int64_t choose_all_broadcast_blocks(int q, std::int64_t largest, std::int64
 // up to this many bytes only: the calibration measures beta with messages
 // of at most 64 KiB, and beyond that whole-vector rounds on a shared node
 // cost far more than beta m (8 ranks, 2 cores: dissemination 1.5x native at
-// 128 KiB and 3x at 512 KiB, the circulant plan 0.95-1.2x; BENCHMARKS.md).
+// 128 KiB and 3x at 512 KiB, the circulant plan 0.95-1.2x; docs/decisions/dissemination-up-to-64k.md).
 inline constexpr std::int64_t kDisseminationMaxBytes = 64 << 10;
 
 // The smallest cap on a pipelined block (mpi::max_block_bytes_for): calls

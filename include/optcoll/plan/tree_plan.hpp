@@ -7,7 +7,7 @@
 // RankPlan; it knows nothing else of the tree, so the MPI layer only has to
 // produce views: trees::TreeSchedule::view() from a tree computed at the root
 // (persistent Gatherv/Scatterv), or the distributed adaptive binomial
-// construction (DEVELOPERS.md, trees/), or make_gather_binomial()'s O(log p)
+// construction (docs/trees.md), or make_gather_binomial()'s O(log p)
 // local computation.
 //
 // Gather: in round `down[k].round` receive groups [lo, hi] of child k, in

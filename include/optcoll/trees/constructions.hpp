@@ -41,7 +41,7 @@ Tree binomial_tree(rank_t p, rank_t root);
 // range are rooted), ties to the lowest. This is the rule that reproduces
 // every "best root" Oblivious entry of the paper's Tables 1-3; the paper
 // does not define it, and the best over all p roots can be lower
-// (DEVELOPERS.md, trees/). O(p log p).
+// (docs/trees.md). O(p log p).
 TreeResult binomial(std::span<const std::int64_t> m, const CostModel& model, std::optional<rank_t> root,
                     Direction d = Direction::gather);
 // The best over all p roots of binomial_tree(), ties to the lowest. O(p^2).
