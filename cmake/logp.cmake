@@ -18,8 +18,6 @@ target_sources(optcoll PRIVATE
   src/logp/kitem.cpp
   src/logp/kitem_endgame.cpp
   src/logp/svg.cpp
-  src/plan/bcast_logp_tree.cpp
-  src/plan/reduce_logp_tree.cpp
 )
 target_sources(optcoll_cli PRIVATE src/cli/cmd_logp.cpp src/cli/cmd_logp_run.cpp src/cli/cmd_logp_postal.cpp)
 

@@ -1,5 +1,5 @@
 # trees/: ordered gather/scatter trees (Traff 2018) — constructions, the
-# completion-time evaluator, the DPs, and their plans; MPI-free. Included by
+# completion-time evaluator and the DPs (their plans are in plan/); MPI-free. Included by
 # the top-level CMakeLists.txt after the core targets exist.
 set(OPTCOLL_TREES_SOURCES
   src/trees/model.cpp
@@ -16,9 +16,6 @@ set(OPTCOLL_TREES_SOURCES
   src/trees/tree_exhaustive.cpp
   src/trees/schedule.cpp
   src/trees/compare.cpp
-  src/plan/gather_tree.cpp
-  src/plan/gather_adaptive_binomial.cpp
-  src/plan/gather_two.cpp
 )
 target_sources(optcoll PRIVATE ${OPTCOLL_TREES_SOURCES})
 target_sources(optcoll_cli PRIVATE src/cli/cmd_trees.cpp)

@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 #include "optcoll/error.hpp"
-#include "optcoll/logp/plan_tree.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 #include "optcoll/select/settings.hpp"
 
 namespace {

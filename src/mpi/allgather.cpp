@@ -27,7 +27,7 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
   if (sendbuf != MPI_IN_PLACE) {
     ByteBuffer tmp;
-    copy_typed(sendbuf, sendcount, st, offset(base, own.offset * c.type.extent), own.count, c.type, self_comm(), tmp);
+    copy_typed(sendbuf, sendcount, st, offset(base, own.offset * c.type.extent), own.count, c.type, tmp);
   }
   if (c.size == 1 || bytes == 0) return;
   CommState& s = c.comm_state(comm);

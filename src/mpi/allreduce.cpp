@@ -31,28 +31,19 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;
-    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, chunk_elements(c.type, INT_MAX), self_comm(), tmp);
+    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
     return;
   }
   CommState& s = c.comm_state(comm);
-  int commutative = 1;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const bool exact = exact_op(op, c);
-  const Choice choice = choose(s,
-                               {.op = plan::Collective::allreduce,
-                                .p = c.size,
-                                .elem_size = c.type.size,
-                                .count = count,
-                                .commutative = commutative != 0,
-                                .exact = exact},
-                               options);
+  const select::Call call = reduction_call(plan::Collective::allreduce, c, count, op);
+  const Choice choice = choose(s, call, options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allreduce;
   spec.p = c.size;
   spec.count = count;
   spec.blocks = choice.blocks;
-  spec.commutative = commutative != 0;
-  spec.exact = exact;
+  spec.commutative = call.commutative;
+  spec.exact = call.exact;
   run_plan(s, choice, spec, recvbuf, c.type, op, in_place ? nullptr : sendbuf, true);
 }
 

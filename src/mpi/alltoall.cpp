@@ -16,27 +16,6 @@
 
 namespace optcoll::mpi {
 namespace exchange {
-namespace {
-
-// MPI_Pack / MPI_Unpack of count elements at elem0 to / from `bytes`, in
-// chunks of at most 2^30 bytes (an int position).
-void pack(bool unpack, void* elem0, std::int64_t count, const TypeInfo& t, std::byte* bytes) {
-  const std::int64_t chunk = chunk_elements(t, INT_MAX);
-  for (std::int64_t done = 0; done < count; done += chunk) {
-    const int c = static_cast<int>(std::min(chunk, count - done));
-    const int nbytes = static_cast<int>(c * t.size);
-    void* elem = offset(elem0, done * t.extent);
-    std::byte* at = bytes + done * t.size;
-    int position = 0;
-    if (unpack)
-      check(PMPI_Unpack(at, nbytes, &position, elem, c, t.type, self_comm()), "MPI_Unpack");
-    else
-      check(PMPI_Pack(elem, c, t.type, at, nbytes, &position, self_comm()), "MPI_Pack");
-    if (position != nbytes) throw MpiError(MPI_ERR_INTERN, "optcoll: packed data is not the elements' bytes");
-  }
-}
-
-}  // namespace
 
 std::int64_t check_counts(std::span<const std::int64_t> counts, std::span<const std::int64_t> displs, int p,
                           const void* buf, const TypeInfo& t, const char* what) {
@@ -84,10 +63,7 @@ Side make_side(const void* buf, std::span<const std::int64_t> counts, std::span<
       if (counts[g] == 0) continue;
       void* elem0 = const_cast<std::byte*>(offset(buf, displs[g] * t.extent));
       std::byte* dst = static_cast<std::byte*>(s.base) + s.groups[g].offset;
-      if (t.contiguous)
-        std::memcpy(dst, offset(elem0, t.true_lb), static_cast<std::size_t>(s.groups[g].count));
-      else
-        pack(false, elem0, counts[g], t, dst);
+      pack_bytes(elem0, counts[g], t, dst);
     }
   return s;
 }
@@ -99,10 +75,7 @@ void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, 
     if (counts[g] == 0) continue;
     std::byte* src = static_cast<std::byte*>(side.base) + side.groups[g].offset;
     void* elem0 = offset(buf, displs[g] * t.extent);
-    if (t.contiguous)
-      std::memcpy(offset(elem0, t.true_lb), src, static_cast<std::size_t>(side.groups[g].count));
-    else
-      pack(true, elem0, counts[g], t, src);
+    unpack_bytes(src, elem0, counts[g], t);
   }
 }
 

@@ -40,6 +40,11 @@ void check_op(MPI_Op op, const CallInfo& c);
 // not a user operator. Local.
 bool exact_op(MPI_Op op, const CallInfo& c);
 
+// The selection's Call for a reduction of count elements of c's datatype:
+// whether op commutes (MPI_Op_commutative) and is exact (exact_op). The
+// group fields (smallest, total) are the caller's to fill. Local.
+select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op);
+
 // MPI_ERR_BUFFER for a NULL buffer that would be dereferenced, and for
 // MPI_IN_PLACE where a real buffer is needed.
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);

@@ -165,8 +165,4 @@ const logp::Params& logp_model(CommState& s);
 // communicators release their state).
 std::int64_t live_comm_states() noexcept;
 
-// A private duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN, for local
-// calls that need a communicator (argument checks, packing at p = 1).
-MPI_Comm self_comm();
-
 }  // namespace optcoll::mpi

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "optcoll/optcoll.hpp"
 
@@ -56,44 +57,75 @@ std::byte* ByteBuffer::get(std::int64_t bytes) {
   return data_.get();
 }
 
-void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInfo& t, std::int64_t chunk, MPI_Comm comm,
-                   ByteBuffer& tmp) {
-  if (count <= 0 || t.size == 0 || src == dst) return;
+namespace {
+
+// One MPI_Pack / MPI_Unpack moves at most chunk_elements(t, INT_MAX): 2^30
+// bytes, so that positions fit an int.
+template <class Fn>
+void in_pieces(std::int64_t count, const TypeInfo& t, Fn fn) {
+  const std::int64_t piece = chunk_elements(t, INT_MAX);
+  for (std::int64_t done = 0; done < count; done += piece) fn(done, std::min(piece, count - done));
+}
+
+std::int64_t lcm(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t x = a, y = b;
+  while (y != 0) x = std::exchange(y, x % y);
+  return a / x * b;
+}
+
+}  // namespace
+
+void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out) {
+  if (count <= 0 || t.size == 0) return;
   if (t.contiguous) {
-    std::memmove(offset(dst, t.true_lb), offset(src, t.true_lb), static_cast<std::size_t>(count * t.size));
+    std::memcpy(out, offset(buf, t.true_lb), static_cast<std::size_t>(count * t.size));
     return;
   }
-  // Pieces of at most 4 MiB of packed data.
-  const std::int64_t piece =
-      std::clamp<std::int64_t>((std::int64_t{4} << 20) / std::max<std::int64_t>(t.size, 1), 1, chunk);
-  int cap = 0;
-  check(PMPI_Pack_size(static_cast<int>(piece), t.type, comm, &cap), "MPI_Pack_size");
-  std::byte* buf = tmp.get(cap);
-  for (std::int64_t done = 0; done < count; done += piece) {
-    const int c = static_cast<int>(std::min(piece, count - done));
-    const std::int64_t at = done * t.extent;
+  in_pieces(count, t, [&](std::int64_t done, std::int64_t c) {
+    const int bytes = static_cast<int>(c * t.size);
     int pos = 0;
-    check(PMPI_Pack(offset(src, at), c, t.type, buf, cap, &pos, comm), "MPI_Pack");
-    int upos = 0;
-    check(PMPI_Unpack(buf, pos, &upos, offset(dst, at), c, t.type, comm), "MPI_Unpack");
+    check(PMPI_Pack(offset(buf, done * t.extent), static_cast<int>(c), t.type, out + done * t.size, bytes, &pos,
+                    self_comm()),
+          "MPI_Pack");
+    if (pos != bytes) throw MpiError(MPI_ERR_INTERN, "optcoll: packed data is not the elements' bytes");
+  });
+}
+
+void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t) {
+  if (count <= 0 || t.size == 0) return;
+  if (t.contiguous) {
+    std::memcpy(offset(buf, t.true_lb), in, static_cast<std::size_t>(count * t.size));
+    return;
   }
+  in_pieces(count, t, [&](std::int64_t done, std::int64_t c) {
+    int pos = 0;
+    check(PMPI_Unpack(in + done * t.size, static_cast<int>(c * t.size), &pos, offset(buf, done * t.extent),
+                      static_cast<int>(c), t.type, self_comm()),
+          "MPI_Unpack");
+  });
 }
 
 void copy_typed(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t rcount,
-                const TypeInfo& rt, MPI_Comm comm, ByteBuffer& tmp) {
-  if (scount * st.size != rcount * rt.size)
-    throw MpiError(MPI_ERR_TRUNCATE, "optcoll: send and receive sizes differ (" + std::to_string(scount * st.size) +
-                                         " and " + std::to_string(rcount * rt.size) + " bytes)");
-  if (st.type == rt.type && scount == rcount) {
-    copy_elements(src, dst, scount, st, chunk_elements(st, INT_MAX), comm, tmp);
+                const TypeInfo& rt, ByteBuffer& tmp) {
+  const std::int64_t bytes = scount * st.size;
+  if (bytes != rcount * rt.size)
+    throw MpiError(MPI_ERR_TRUNCATE, "optcoll: send and receive sizes differ (" + std::to_string(bytes) + " and " +
+                                         std::to_string(rcount * rt.size) + " bytes)");
+  if (bytes == 0 || src == dst) return;
+  if (st.contiguous && rt.contiguous) {
+    std::memmove(offset(dst, rt.true_lb), offset(src, st.true_lb), static_cast<std::size_t>(bytes));
     return;
   }
-  if (scount * st.size == 0) return;
-  if (scount > INT_MAX || rcount > INT_MAX)
-    throw MpiError(MPI_ERR_COUNT, "optcoll: differing send and receive datatypes need counts below 2^31");
-  check(PMPI_Sendrecv(src, static_cast<int>(scount), st.type, 0, 0, dst, static_cast<int>(rcount), rt.type, 0, 0, comm,
-                      MPI_STATUS_IGNORE),
-        "MPI_Sendrecv (local copy)");
+  // Through a packed copy, in pieces of whole elements of both types (a
+  // multiple of both sizes, about 4 MiB).
+  const std::int64_t unit = lcm(st.size, rt.size);
+  const std::int64_t piece = std::max<std::int64_t>(1, (std::int64_t{4} << 20) / unit) * unit;
+  std::byte* b = tmp.get(std::min(piece, bytes));
+  for (std::int64_t done = 0; done < bytes; done += piece) {
+    const std::int64_t k = std::min(piece, bytes - done);
+    pack_bytes(offset(src, done / st.size * st.extent), k / st.size, st, b);
+    unpack_bytes(b, offset(dst, done / rt.size * rt.extent), k / rt.size, rt);
+  }
 }
 
 }  // namespace optcoll::mpi

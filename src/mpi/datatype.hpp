@@ -22,6 +22,10 @@ namespace optcoll::mpi {
 // rc == MPI_SUCCESS.
 void check(int rc, const char* what);
 
+// A private duplicate of MPI_COMM_SELF with MPI_ERRORS_RETURN, for local
+// calls that need a communicator (argument checks, packing). comm_cache.cpp.
+MPI_Comm self_comm();
+
 struct TypeInfo {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   std::int64_t size = 0;         // bytes of data per element
@@ -67,19 +71,22 @@ class ByteBuffer {
   std::int64_t capacity_ = 0;
 };
 
-// dst[i] = src[i] for count elements of t (both element-0 addresses of
-// buffers laid out like t); holes of dst are never written. Non-contiguous
-// types go through MPI_Pack/MPI_Unpack on comm (any valid communicator with
-// MPI_ERRORS_RETURN) in pieces of at most `chunk` elements, using `tmp`.
-void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInfo& t, std::int64_t chunk, MPI_Comm comm,
-                   ByteBuffer& tmp);
+// count elements of t at buf (element 0) to / from their packed bytes
+// (count * t.size of them), through MPI_Pack / MPI_Unpack unless t is
+// contiguous. Both MPIs pack homogeneous data as its bytes.
+void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out);
+void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t);
 
 // dst = src across two datatypes with the same type signature: scount
 // elements of st become rcount elements of rt (MPI's local copy of a rank's
-// own contribution). The same type and count is copy_elements(); otherwise
-// a self-message on self_comm-like `comm` (counts must fit an int then).
+// own contribution; st == rt for a plain copy). Holes of dst are never
+// written; non-contiguous data goes through a packed copy in `tmp`, in
+// pieces of about 4 MiB, so any count works. src == dst copies nothing.
 // MPI_ERR_TRUNCATE when the two sides' data sizes differ.
 void copy_typed(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t rcount,
-                const TypeInfo& rt, MPI_Comm comm, ByteBuffer& tmp);
+                const TypeInfo& rt, ByteBuffer& tmp);
+inline void copy_elements(const void* src, void* dst, std::int64_t count, const TypeInfo& t, ByteBuffer& tmp) {
+  copy_typed(src, count, t, dst, count, t, tmp);
+}
 
 }  // namespace optcoll::mpi

@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <utility>
 
 #include "mpi/executor.hpp"
 #include "optcoll/error.hpp"
@@ -80,8 +81,15 @@ void MpiExecutor::set_parts(std::span<const Part> parts) {
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
 
-void MpiExecutor::run(const plan::RankPlan& plan) {
-  for (std::int64_t i = 0; i < plan.rounds(); ++i) {
+void MpiExecutor::start(const plan::RankPlan& plan) {
+  started_ = &plan;
+  if (plan.rounds() > 0) plan::post_round(plan, 0, step_, *this);
+}
+
+void MpiExecutor::complete() {
+  const plan::RankPlan& plan = *std::exchange(started_, nullptr);
+  if (plan.rounds() > 0) wait();
+  for (std::int64_t i = 1; i < plan.rounds(); ++i) {
     plan::post_round(plan, i, step_, *this);
     wait();
   }

@@ -121,10 +121,18 @@ class MpiExecutor final : public plan::Executor {
   // run(), so that base ends complete; commutative tells whether op is.
   void set_initial(const void* init, bool commutative, bool materialize_at_end);
 
-  // Runs every round of plan (plan::post_round, then wait()), then finish().
-  // Throws MpiError when an MPI call fails, optcoll::Error when the plan
-  // breaks the contract.
-  void run(const plan::RankPlan& plan);
+  // Runs every round of plan (plan::post_round, then wait()), then finish():
+  // start() then complete(). Throws MpiError when an MPI call fails,
+  // optcoll::Error when the plan breaks the contract.
+  void run(const plan::RankPlan& plan) {
+    start(plan);
+    complete();
+  }
+  // The same in two parts, for requests: start() posts round 0 and returns;
+  // complete() waits for it, runs the other rounds and calls finish(). plan
+  // and the buffers must stay valid in between.
+  void start(const plan::RankPlan& plan);
+  void complete();
   // Completes the sends still in flight (and copies untouched blocks, see
   // set_initial). A caller that walks the plan itself (plan::run) must call
   // it before the buffers may change.
@@ -237,6 +245,7 @@ class MpiExecutor final : public plan::Executor {
   }
   void trace(bool is_send, int peer, const plan::Segment& seg);
   const std::byte* init_ = nullptr;
+  const plan::RankPlan* started_ = nullptr;  // between start() and complete()
   bool commutative_ = true;
   bool materialize_at_end_ = false;
   std::vector<std::uint8_t> fresh_;  // per data block: 1 while its content is only in init_

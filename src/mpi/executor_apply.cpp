@@ -49,7 +49,7 @@ void MpiExecutor::combine(std::byte* in, std::byte* own, std::int64_t count, Act
       check(PMPI_Reduce_local(i, o, static_cast<int>(c), cfg_.type.type, cfg_.op), "MPI_Reduce_local");
     } else {
       check(PMPI_Reduce_local(o, i, static_cast<int>(c), cfg_.type.type, cfg_.op), "MPI_Reduce_local");
-      copy_elements(i, o, c, cfg_.type, cfg_.chunk, cfg_.comm, scratch_->copy);
+      copy_elements(i, o, c, cfg_.type, scratch_->copy);
     }
   }
 }
@@ -116,13 +116,13 @@ void MpiExecutor::apply_local(const plan::LocalOp& op) {
     std::byte* f = at(from_[fi].offset + fa);
     std::byte* d = at(to_[ti].offset + ta);
     if (op.action == Action::copy) {
-      copy_elements(f, d, c, t, cfg_.chunk, cfg_.comm, scratch_->copy);
+      copy_elements(f, d, c, t, scratch_->copy);
     } else if (op.action == Action::combine_before) {
       combine(f, d, c, Action::combine_before);
     } else {
       // to = to (+) from without writing `from`: combine on a copy of it.
       std::byte* tmp = offset(scratch_->in.get(t.span_bytes(c)), -t.true_lb);
-      copy_elements(f, tmp, c, t, cfg_.chunk, cfg_.comm, scratch_->copy);
+      copy_elements(f, tmp, c, t, scratch_->copy);
       combine(tmp, d, c, Action::combine_after);
     }
     fa += c;
@@ -172,7 +172,7 @@ void MpiExecutor::materialize(std::span<const plan::BlockRun> runs) {
       const auto i = static_cast<std::size_t>(id);
       if (i >= fresh_.size() || fresh_[i] == 0) continue;
       const Segment s = layout_->block(id);
-      copy_elements(init_at(s.offset), at(s.offset), s.count, cfg_.type, cfg_.chunk, cfg_.comm, scratch_->copy);
+      copy_elements(init_at(s.offset), at(s.offset), s.count, cfg_.type, scratch_->copy);
       fresh_[i] = 0;
     }
   }

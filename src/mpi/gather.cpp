@@ -36,7 +36,7 @@ void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendt
   if (b == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;
-    if (!in_place) copy_converted(sendbuf, sendcount, a.mine_type, recvbuf, recvcount, a.all_type, tmp);
+    if (!in_place) copy_typed(sendbuf, sendcount, a.mine_type, recvbuf, recvcount, a.all_type, tmp);
     return;
   }
   if (is_root) {

@@ -68,8 +68,8 @@ void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype send
     const TreeArgs& a = call.a;
     ByteBuffer tmp;
     if (a.mine != nullptr && call.my_bytes > 0)
-      copy_converted(sendbuf, sendcount, a.mine_type, offset(recvbuf, a.groups[0].offset * a.all_type.extent),
-                     a.groups[0].count, a.all_type, tmp);
+      copy_typed(sendbuf, sendcount, a.mine_type, offset(recvbuf, a.groups[0].offset * a.all_type.extent),
+                 a.groups[0].count, a.all_type, tmp);
     return;
   }
   run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);

@@ -62,7 +62,7 @@ void optimal_records(std::span<const std::int64_t> m, plan::rank_t root, const m
   sizes.assign(static_cast<std::size_t>(p), 0);
   for (plan::rank_t v = 0; v < p; ++v) {
     const std::size_t before = records.size();
-    const plan::TreeRankView w = sched.view(v);
+    const plan::TreeRankView w = plan::schedule_view(sched, v);
     records.push_back(w.rounds);
     append_link(records, w.up, w.up.peer >= 0 ? sub[static_cast<std::size_t>(v)] : 0);
     records.push_back(static_cast<std::int64_t>(w.down.size()));

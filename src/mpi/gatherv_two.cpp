@@ -1,17 +1,13 @@
 // TWO_Gatherv / TWO_Scatterv over MPI (the tree: plan::two_view(), Traff
-// 2018, Lemma 2 and §5.2): when to use it, and each rank's part with the
-// byte size of every link.
-//
-// Only the root knows the sizes. By default it uses TWO where Lemma 2
-// applies (one y-block, at the root: the y-rank's copy hides the x-blocks'
-// tree; ceil(log2(p-1)) alpha + beta (p-1) x <= beta y, with
-// the communicator's alpha and beta), and broadcasts {x, y, r}. Forced
-// (Options::algorithm "two"), TWO runs whenever the sizes take two values;
-// for several y-blocks the bitmap of the y-ranks follows (p bits: a rank
-// must know its class partners). Measured on the project machine (shared
-// memory, 2 cores; docs/decisions/two-only-where-lemma2-applies.md) the general form is slower than the
-// adaptive tree for Spikes and Skewed: the class root's extra hop with the
-// whole class costs bandwidth that the one-ported model assumes free.
+// 2018, Lemma 2 and §5.2): each rank's part with the byte size of every
+// link. When it runs is select::choose_two's rule, applied at the root (the
+// only rank that knows the sizes), which broadcasts {x, y, single}; for
+// several y-blocks the bitmap of the y-ranks follows (p bits: a rank must
+// know its class partners). Measured on the project machine (shared
+// memory, 2 cores; docs/decisions/two-only-where-lemma2-applies.md) the
+// general form is slower than the adaptive tree for Spikes and Skewed: the
+// class root's extra hop with the whole class costs bandwidth that the
+// one-ported model assumes free.
 #include "tree_build.hpp"
 
 namespace optcoll::mpi {
@@ -49,23 +45,6 @@ RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t r
   t.self = below(two, rank, large) + (large == root_large ? 0 : first);
   if (order != nullptr) *order = plan::two_order(two, p, root);
   return t;
-}
-
-std::array<std::int64_t, 4> decide_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
-                                       bool force) {
-  const std::optional<plan::TwoSizes> two = plan::TwoSizes::of(m);
-  if (!two) return {0, 0, 0, 0};
-  if (!force) {
-    // Lemma 2: one y-block, at the root, and the x-blocks' own binomial tree
-    // finishes before the root has copied its block.
-    if (two->single != root) return {0, 0, 0, 0};
-    const auto p = static_cast<plan::rank_t>(m.size());
-    std::int64_t q = 0;
-    while ((plan::rank_t{1} << q) < p - 1) ++q;
-    const double xs = static_cast<double>(two->x) * static_cast<double>(p - 1);
-    if (static_cast<double>(q) * ab.alpha + ab.beta * xs > ab.beta * static_cast<double>(two->y)) return {0, 0, 0, 0};
-  }
-  return {1, two->x, two->y, two->single};
 }
 
 }  // namespace optcoll::mpi

@@ -2,12 +2,15 @@
 // construction at every rank, the run.
 //
 // Default: the adaptive binomial tree, built distributedly
-// (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies: TWO
-// (gatherv_two.cpp). Only the root knows
+// (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies
+// (select::choose_two): TWO (gatherv_two.cpp). Only the root knows
 // the sizes, so its decision is broadcast (PMPI_Ibcast of four words) while
 // the adaptive construction runs: the broadcast costs no extra latency, and
 // when TWO wins the construction's messages are simply unused.
 #include <array>
+#include <optional>
+
+#include "optcoll/select/select.hpp"
 
 #include "tree_build.hpp"
 
@@ -26,7 +29,8 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
     if (a.is_root) {
       std::vector<std::int64_t> m(a.groups.size());
       for (std::size_t i = 0; i < m.size(); ++i) m[i] = a.groups[i].count * a.all_type.size;
-      header = decide_two(m, root, ab, name == "two");
+      if (const std::optional<plan::TwoSizes> two = select::choose_two(m, root, ab, name == "two"))
+        header = {1, two->x, two->y, two->single};
     }
     check(PMPI_Ibcast(header.data(), 4, MPI_INT64_T, root, e.comm, &req[0]), "MPI_Ibcast");
   }

@@ -24,22 +24,13 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   check_algorithm_name(plan::Collective::reduce, options);
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
-    const std::int64_t chunk = chunk_elements(c.type, INT_MAX);
     ByteBuffer tmp;
-    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, chunk, self_comm(), tmp);
+    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
     return;
   }
   CommState& s = c.comm_state(comm);
-  int commutative = 1;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const Choice choice = choose(s,
-                               {.op = plan::Collective::reduce,
-                                .p = c.size,
-                                .elem_size = c.type.size,
-                                .count = count,
-                                .commutative = commutative != 0,
-                                .exact = exact_op(op, c)},
-                               options);
+  const select::Call call = reduction_call(plan::Collective::reduce, c, count, op);
+  const Choice choice = choose(s, call, options);
   void* work = recvbuf;
   if (!is_root) work = offset(s.work.get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;
@@ -48,7 +39,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   spec.root = root;
   spec.count = count;
   spec.blocks = choice.blocks;
-  spec.commutative = commutative != 0;
+  spec.commutative = call.commutative;
   // The input is not copied into the working buffer up front: the executor
   // reads it from sendbuf until a block is first written (set_initial).
   run_plan(s, choice, spec, work, c.type, op, in_place ? nullptr : sendbuf, is_root);

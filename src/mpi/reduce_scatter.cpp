@@ -30,28 +30,19 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   const void* input = in_place ? recvbuf : sendbuf;
   ByteBuffer tmp;
   if (c.size == 1) {
-    if (!in_place) copy_elements(input, recvbuf, own.count, c.type, chunk_elements(c.type, INT_MAX), self_comm(), tmp);
+    if (!in_place) copy_elements(input, recvbuf, own.count, c.type, tmp);
     return;
   }
   CommState& s = c.comm_state(comm);
-  int commutative = 1;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  std::int64_t smallest = largest;
-  for (const plan::Segment& g : groups) smallest = std::min(smallest, g.count);
-  const Choice choice = choose(s,
-                               {.op = plan::Collective::reduce_scatter,
-                                .p = c.size,
-                                .elem_size = c.type.size,
-                                .count = largest,
-                                .smallest = smallest,
-                                .total = total,
-                                .commutative = commutative != 0,
-                                .exact = exact_op(op, c)},
-                               options);
+  select::Call call = reduction_call(plan::Collective::reduce_scatter, c, largest, op);
+  call.smallest = largest;
+  for (const plan::Segment& g : groups) call.smallest = std::min(call.smallest, g.count);
+  call.total = total;
+  const Choice choice = choose(s, call, options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce_scatter;
   spec.p = c.size;
-  spec.commutative = commutative != 0;
+  spec.commutative = call.commutative;
   spec.blocks = std::clamp<std::int64_t>(choice.blocks, 1, largest);
   void* work = offset(s.work.get(c.type.span_bytes(total)), -c.type.true_lb);
   if (regular) {
@@ -64,8 +55,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   }
   // Group r ends complete at rank r: every block of it is combined with at
   // least one arriving partial (p > 1), so it was written in work.
-  copy_elements(offset(work, own.offset * c.type.extent), recvbuf, own.count, c.type, chunk_elements(c.type, INT_MAX),
-                self_comm(), tmp);
+  copy_elements(offset(work, own.offset * c.type.extent), recvbuf, own.count, c.type, tmp);
   if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();
 }
 

@@ -88,21 +88,13 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
                   const Options& options, std::int64_t smallest) {
   const CallInfo c = check_call(comm, count, type, 0);
   CommState& s = c.comm_state(comm);
-  int commutative = 1;
+  select::Call call{.op = op, .p = c.size, .elem_size = c.type.size, .count = count};
   if (plan::is_reduction(op)) {
     if (mpi_op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
-    check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
+    call = reduction_call(op, c, count, mpi_op);
   }
-  // Allgather / Reduce_scatter: count is the largest group.
-  const Choice ch = choose(s,
-                           {.op = op,
-                            .p = c.size,
-                            .elem_size = c.type.size,
-                            .count = count,
-                            .smallest = smallest,
-                            .commutative = commutative != 0,
-                            .exact = plan::is_reduction(op) && exact_op(mpi_op, c)},
-                           options);
+  call.smallest = smallest;  // Allgather / Reduce_scatter: count is the largest group
+  const Choice ch = choose(s, call, options);
   if (ch.algorithm->needs_logp) logp_model(s);  // what the plan would use
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);

@@ -30,21 +30,12 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   if (c.size == 1) {
     // Scan of one rank is its own input; Exscan's only rank has no result.
     ByteBuffer tmp;
-    if (!exclusive && !in_place)
-      copy_elements(sendbuf, recvbuf, count, c.type, chunk_elements(c.type, INT_MAX), self_comm(), tmp);
+    if (!exclusive && !in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
     return;
   }
   CommState& s = c.comm_state(comm);
-  int commutative = 1;
-  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const Choice choice = choose(s,
-                               {.op = kind,
-                                .p = c.size,
-                                .elem_size = c.type.size,
-                                .count = count,
-                                .commutative = commutative != 0,
-                                .exact = exact_op(op, c)},
-                               options);
+  const select::Call call = reduction_call(kind, c, count, op);
+  const Choice choice = choose(s, call, options);
   const void* init = in_place ? recvbuf : sendbuf;
   void* work = recvbuf;
   const bool scratch = exclusive && c.rank == 0;
@@ -54,7 +45,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   spec.p = c.size;
   spec.count = count;
   spec.blocks = choice.blocks;
-  spec.commutative = commutative != 0;
+  spec.commutative = call.commutative;
   // In place, init is the working buffer itself: nothing to read lazily.
   run_plan(s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
   if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();

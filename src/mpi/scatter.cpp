@@ -35,7 +35,7 @@ void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype send
   if (b == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;
-    if (!in_place) copy_converted(sendbuf, sendcount, a.all_type, recvbuf, recvcount, a.mine_type, tmp);
+    if (!in_place) copy_typed(sendbuf, sendcount, a.all_type, recvbuf, recvcount, a.mine_type, tmp);
     return;
   }
   if (is_root) {

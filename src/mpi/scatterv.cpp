@@ -46,8 +46,8 @@ void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts
     const TreeArgs& a = call.a;
     ByteBuffer tmp;
     if (a.mine != nullptr && call.my_bytes > 0)
-      copy_converted(offset(sendbuf, a.groups[0].offset * a.all_type.extent), a.groups[0].count, a.all_type, recvbuf,
-                     recvcount, a.mine_type, tmp);
+      copy_typed(offset(sendbuf, a.groups[0].offset * a.all_type.extent), a.groups[0].count, a.all_type, recvbuf,
+                 recvcount, a.mine_type, tmp);
     return;
   }
   run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);

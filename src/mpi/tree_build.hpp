@@ -20,12 +20,6 @@ RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank
                                    std::int64_t my_bytes, bool adaptive);
 
 // gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).
-// At the root: TWO where Lemma 2 applies (one y-block, at the root,
-// ceil(log2(p-1)) alpha + beta (p-1) x <= beta y), or, with `force`, whenever the sizes m
-// (bytes per rank) take two values. The header broadcast to all ranks:
-// {1, x, y, single or -1}, or {0, 0, 0, 0}.
-std::array<std::int64_t, 4> decide_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
-                                       bool force);
 // This rank's part; at the root also `order` (position -> rank). O(p) for
 // a bitmap, O(log p) plus the class arithmetic for a single large rank.
 RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t rank, plan::rank_t root,

@@ -11,66 +11,9 @@
 #include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
-namespace {
-
-// Pieces of at most this many bytes per MPI_Pack / MPI_Unpack call.
-constexpr std::int64_t kPiece = std::int64_t{1} << 26;
-
-std::int64_t piece_elements(const TypeInfo& t) {
-  return std::max<std::int64_t>(1, kPiece / std::max<std::int64_t>(t.size, 1));
-}
-
-}  // namespace
-
 const TypeInfo& packed_type() {
   static const TypeInfo t = TypeInfo::of(MPI_PACKED);
   return t;
-}
-
-void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out) {
-  if (count <= 0 || t.size == 0) return;
-  if (t.contiguous) {
-    std::memcpy(out, offset(buf, t.true_lb), static_cast<std::size_t>(count * t.size));
-    return;
-  }
-  const std::int64_t piece = piece_elements(t);
-  for (std::int64_t done = 0; done < count; done += piece) {
-    const std::int64_t c = std::min(piece, count - done);
-    int pos = 0;
-    check(PMPI_Pack(offset(buf, done * t.extent), static_cast<int>(c), t.type, out + done * t.size,
-                    static_cast<int>(c * t.size), &pos, self_comm()),
-          "MPI_Pack");
-  }
-}
-
-void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t) {
-  if (count <= 0 || t.size == 0) return;
-  if (t.contiguous) {
-    std::memcpy(offset(buf, t.true_lb), in, static_cast<std::size_t>(count * t.size));
-    return;
-  }
-  const std::int64_t piece = piece_elements(t);
-  for (std::int64_t done = 0; done < count; done += piece) {
-    const std::int64_t c = std::min(piece, count - done);
-    int pos = 0;
-    check(PMPI_Unpack(in + done * t.size, static_cast<int>(c * t.size), &pos, offset(buf, done * t.extent),
-                      static_cast<int>(c), t.type, self_comm()),
-          "MPI_Unpack");
-  }
-}
-
-void copy_converted(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t dcount,
-                    const TypeInfo& dt, ByteBuffer& tmp) {
-  const std::int64_t bytes = scount * st.size;
-  if (bytes != dcount * dt.size) throw MpiError(MPI_ERR_TRUNCATE, "optcoll: send and receive type signatures differ");
-  if (bytes == 0 || src == dst) return;
-  if (st.contiguous && dt.contiguous) {
-    std::memmove(offset(dst, dt.true_lb), offset(src, st.true_lb), static_cast<std::size_t>(bytes));
-    return;
-  }
-  std::byte* b = tmp.get(bytes);
-  pack_bytes(src, scount, st, b);
-  unpack_bytes(b, dst, dcount, dt);
 }
 
 TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
@@ -175,8 +118,8 @@ void TreeRun::copy_in(ByteBuffer& tmp) {
   switch (mode_) {
     case Mode::root_typed:
       if (gather && args_.mine != nullptr)
-        copy_converted(args_.mine, args_.mine_count, args_.mine_type, const_cast<void*>(all_group(args_.rank)),
-                       own.count, t, tmp);
+        copy_typed(args_.mine, args_.mine_count, args_.mine_type, const_cast<void*>(all_group(args_.rank)), own.count,
+                   t, tmp);
       break;
     case Mode::root_bytes:
       if (gather) {
@@ -205,8 +148,8 @@ void TreeRun::copy_out(ByteBuffer& tmp) {
   switch (mode_) {
     case Mode::root_typed:
       if (!gather && args_.mine != nullptr)
-        copy_converted(all_group(args_.rank), args_.groups[static_cast<std::size_t>(args_.rank)].count, t,
-                       const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type, tmp);
+        copy_typed(all_group(args_.rank), args_.groups[static_cast<std::size_t>(args_.rank)].count, t,
+                   const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type, tmp);
       break;
     case Mode::root_bytes:
       if (gather) {
@@ -255,16 +198,11 @@ void TreeRun::start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
   base_ = static_cast<std::byte*>(base);
   copy_in(scratch.copy);
   ex.bind(cfg, base, layout_, scratch);
-  if (plan_->rounds() > 0) plan::post_round(*plan_, 0, step_, ex);
+  ex.start(*plan_);
 }
 
 void TreeRun::complete() {
-  if (plan_->rounds() > 0) ex_->wait();
-  for (std::int64_t i = 1; i < plan_->rounds(); ++i) {
-    plan::post_round(*plan_, i, step_, *ex_);
-    ex_->wait();
-  }
-  ex_->finish();
+  ex_->complete();
   copy_out(scratch_->copy);
 }
 

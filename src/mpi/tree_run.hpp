@@ -117,16 +117,7 @@ class TreeRun {
   std::byte* base_ = nullptr;      // working buffer of the current run
   MpiExecutor* ex_ = nullptr;
   Scratch* scratch_ = nullptr;
-  plan::Step step_;
 };
-
-// Datatype-aware copies through the packed form (contiguous types: memcpy):
-// count elements of t at buf (element 0) to / from bytes.
-void pack_bytes(const void* buf, std::int64_t count, const TypeInfo& t, std::byte* out);
-void unpack_bytes(const std::byte* in, void* buf, std::int64_t count, const TypeInfo& t);
-// src (scount of st) -> dst (dcount of dt); the signatures must match.
-void copy_converted(const void* src, std::int64_t scount, const TypeInfo& st, void* dst, std::int64_t dcount,
-                    const TypeInfo& dt, ByteBuffer& tmp);
 
 // TypeInfo of MPI_PACKED (one byte per element).
 const TypeInfo& packed_type();

@@ -142,4 +142,15 @@ void check_op(MPI_Op op, const CallInfo& c) {
   if (!applies(g, c.type.type)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
 }
 
+select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op) {
+  int commutative = 1;
+  check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  return {.op = kind,
+          .p = c.size,
+          .elem_size = c.type.size,
+          .count = count,
+          .commutative = commutative != 0,
+          .exact = exact_op(op, c)};
+}
+
 }  // namespace optcoll::mpi

@@ -1,6 +1,6 @@
 // bcast "logp_tree": the whole buffer along the LogP-optimal tree B(P)
 // (Karp et al. 1993, Theorem 2.1), one send per round, children in order of
-// decreasing subtree height (see logp/plan_tree.hpp; the reduction is in
+// decreasing subtree height (see plan/logp_tree.hpp; the reduction is in
 // reduce_logp_tree.cpp). Rounds: max over ranks of the round of their
 // reception, plus one; for the postal model with L = 1 that is the binomial
 // tree's ceil(log2 p).
@@ -16,7 +16,7 @@
 #include <tuple>
 
 #include "optcoll/error.hpp"
-#include "optcoll/logp/plan_tree.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 
 namespace optcoll::logp {
 namespace {

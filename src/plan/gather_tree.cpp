@@ -151,6 +151,17 @@ std::unique_ptr<RankPlan> make_scatter_binomial(const PlanContext& ctx, rank_t r
   return make_tree_plan(Collective::scatter, binomial_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
 }
 
+TreeRankView schedule_view(const trees::TreeSchedule& s, rank_t v) {
+  // A subtree is empty exactly when it sends in no round (send_round -1).
+  const trees::Tree& t = s.tree();
+  TreeRankView w;
+  w.rounds = s.rounds();
+  if (v != t.root() && s.send_round(v) >= 0) w.up = {t.parent(v), s.send_round(v), t.lo(v), t.hi(v)};
+  for (rank_t c : t.children(v))
+    if (s.send_round(c) >= 0) w.down.push_back({c, s.send_round(c), t.lo(c), t.hi(c)});
+  return w;
+}
+
 // The star: the root receives rank i's group in round i - (i > root), in
 // rank order; p - 1 rounds.
 namespace {
@@ -185,7 +196,7 @@ std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank) 
   if (ctx.tree == nullptr)
     return make_tree_plan(Collective::gather, binomial_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
   check_tree(ctx);
-  return make_tree_plan(Collective::gather, ctx.tree->view(rank), lay);
+  return make_tree_plan(Collective::gather, schedule_view(*ctx.tree, rank), lay);
 }
 std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank) {
   checked_blocks(ctx.spec);
@@ -193,7 +204,7 @@ std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank)
   if (ctx.tree == nullptr)
     return make_tree_plan(Collective::scatter, binomial_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
   check_tree(ctx);
-  return make_tree_plan(Collective::scatter, ctx.tree->view(rank), lay);
+  return make_tree_plan(Collective::scatter, schedule_view(*ctx.tree, rank), lay);
 }
 
 }  // namespace optcoll::plan

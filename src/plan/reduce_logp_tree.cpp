@@ -29,7 +29,7 @@
 // three leaves. Reversed, with the order of footnote 2: rank 0 receives from
 // rank 1 (label 4, last served), rank 2, rank 3 in rounds 0, 1, 2, appending
 // each: ((x0 + x1) + x2) + x3.
-#include "optcoll/logp/plan_tree.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 
 namespace optcoll::plan {
 namespace {

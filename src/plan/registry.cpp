@@ -1,7 +1,7 @@
 // The algorithm registry as data.
 
-#include "optcoll/logp/plan_tree.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 #include "prices.hpp"
 
 namespace optcoll::plan {

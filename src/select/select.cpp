@@ -108,14 +108,19 @@ double loggp_time(const plan::PlanContext& ctx, const AlgorithmInfo& a, const si
 // current choice's and (commutative) the binomial tree's, all rooted at 0
 // (the prices do not depend on the root but for the rank-ordered trees'
 // extra round, which both pay); else a negative number.
-double logp_tree_time(const Call& c, const AlgorithmInfo& current, std::int64_t blocks, const Machine::Logp& lp) {
-  const schedule::Circulant g(c.p);
+// The LogP rule's plans: c's bytes as elements of one byte, rooted at 0.
+plan::PlanSpec bytes_spec(const Call& c) {
   plan::PlanSpec spec;
   spec.op = c.op;
   spec.p = c.p;
   spec.count = c.bytes();
   spec.commutative = c.commutative;
-  plan::PlanContext ctx{spec, &g};
+  return spec;
+}
+
+double logp_tree_time(const Call& c, const AlgorithmInfo& current, std::int64_t blocks, const Machine::Logp& lp) {
+  const schedule::Circulant g(c.p);
+  plan::PlanContext ctx{bytes_spec(c), &g};
   ctx.logp = &lp.units;
   const AlgorithmInfo* tree = plan::find_algorithm(c.op, "logp_tree");
   const double t_tree = loggp_time(ctx, *tree, lp.seconds);
@@ -237,12 +242,7 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
         d.reason = "the LogP tree rule: cheapest under LogGP";
         if (with_prices) {  // priced in LogGP, against the binomial tree
           const schedule::Circulant g(c.p);
-          plan::PlanSpec bs;
-          bs.op = c.op;
-          bs.p = c.p;
-          bs.count = c.bytes();
-          bs.commutative = c.commutative;
-          const plan::PlanContext ctx{bs, &g};
+          const plan::PlanContext ctx{bytes_spec(c), &g};
           d.time = t;
           d.classic = c.commutative ? "binomial" : "binomial_ordered";
           d.classic_time = loggp_time(ctx, *plan::find_algorithm(c.op, d.classic), lp->seconds);

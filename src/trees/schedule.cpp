@@ -33,15 +33,6 @@ TreeSchedule::TreeSchedule(Tree tree, std::span<const std::int64_t> m) : tree_(s
   }
 }
 
-plan::TreeRankView TreeSchedule::view(rank_t v) const {
-  plan::TreeRankView w;
-  w.rounds = rounds_;
-  if (v != tree_.root() && size_[at(v)] > 0) w.up = {tree_.parent(v), round_[at(v)], tree_.lo(v), tree_.hi(v)};
-  for (rank_t c : tree_.children(v))
-    if (size_[at(c)] > 0) w.down.push_back({c, round_[at(c)], tree_.lo(c), tree_.hi(c)});
-  return w;
-}
-
 std::int64_t TreeSchedule::copy_round(rank_t v, Direction d) const {
   const auto kids = tree_.children(v);
   if (kids.empty()) return -1;

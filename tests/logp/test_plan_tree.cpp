@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "optcoll/logp/plan_tree.hpp"
 #include "optcoll/logp/simulator.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 namespace {

@@ -321,28 +321,6 @@ TEST(MpiGather, DistributedTreeEqualsCentral) {
   }
 }
 
-// The default takes TWO exactly where Lemma 2 applies.
-TEST(MpiGather, TwoWhereLemma2Applies) {
-  const model::AlphaBeta ab{1e-5, 1e-9};  // y must outweigh ceil(log2(p-1)) * 10^4 bytes
-  for (plan::rank_t p : {4, 9, 16, 100}) {
-    std::vector<std::int64_t> m(static_cast<std::size_t>(p), 8);
-    m[1] = 8 * (p - 1) + 10000 * 7 + 1;
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, false)[0], 1) << p;
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, false)[3], 1) << p;
-    EXPECT_EQ(mpi::decide_two(m, 0, ab, false)[0], 0) << p;  // the y-block is not at the root
-    EXPECT_EQ(mpi::decide_two(m, 0, ab, true)[0], 1) << p;
-    m[1] = 8 * (p - 1) + 1;  // too small to hide the x-tree
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, false)[0], 0) << p;
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, true)[0], 1) << p;
-    m[2] = m[1];  // two y-blocks: only when forced
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, false)[0], 0) << p;
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, true)[0], 1) << p;
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, true)[3], -1) << p;
-    m[3] = 5;  // three sizes
-    EXPECT_EQ(mpi::decide_two(m, 1, ab, true)[0], 0) << p;
-  }
-}
-
 // Persistent requests: several starts with new data each time, two requests
 // active at once, against native MPI; the C API with its handle.
 TEST(MpiGather, PersistentMatchesNative) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "optcoll/error.hpp"
 #include "optcoll/sim/simulator.hpp"
@@ -273,6 +274,65 @@ TEST(Decide, PredictionsBehindAuto) {
                machine, true);
     EXPECT_GT(d.time, 0) << plan::to_string(op);
     EXPECT_GT(d.classic_time, 0) << plan::to_string(op);
+  }
+}
+
+// Gatherv's TWO rule against Lemma 2 evaluated here: one rank of y bytes,
+// at the root, the others x; TWO iff ceil(log2(p-1)) alpha + beta (p-1) x
+// <= beta y. Off the root, with several large ranks or three sizes: never,
+// unless named (then whenever there are exactly two sizes).
+TEST(ChooseTwo, Lemma2) {
+  const model::AlphaBeta ab{1e-6, 1e-9};
+  for (const rank_t p : {3, 5, 9, 17}) {
+    const double q = std::ceil(std::log2(static_cast<double>(p - 1)));
+    for (const std::int64_t x : {8, 1000}) {
+      for (const std::int64_t y : {2000, 20000, 2000000}) {
+        for (const rank_t root : {0, 2}) {
+          std::vector<std::int64_t> m(static_cast<std::size_t>(p), x);
+          m[2] = y;  // rank 2 holds the large block
+          const bool lemma = root == 2 && q * ab.alpha + ab.beta * static_cast<double>((p - 1) * x) <=
+                                              ab.beta * static_cast<double>(y);
+          const auto got = choose_two(m, root, ab, false);
+          EXPECT_EQ(got.has_value(), lemma) << "p=" << p << " x=" << x << " y=" << y << " root=" << root;
+          if (got) {
+            EXPECT_EQ(got->x, x);
+            EXPECT_EQ(got->y, y);
+            EXPECT_EQ(got->single, 2);
+          }
+          EXPECT_TRUE(choose_two(m, root, ab, true).has_value());
+        }
+      }
+    }
+    std::vector<std::int64_t> two_large(static_cast<std::size_t>(p), 8);
+    two_large[0] = two_large[1] = 1 << 30;
+    EXPECT_FALSE(choose_two(two_large, 0, ab, false).has_value());
+    EXPECT_TRUE(choose_two(two_large, 0, ab, true).has_value());
+    std::vector<std::int64_t> three(static_cast<std::size_t>(p), 8);
+    three[0] = 1 << 30;
+    three[1] = 16;
+    EXPECT_FALSE(choose_two(three, 0, ab, true).has_value());
+  }
+}
+
+// The default takes TWO exactly where Lemma 2 applies.
+TEST(ChooseTwo, AtTheBoundary) {
+  const model::AlphaBeta ab{1e-5, 1e-9};  // y must outweigh ceil(log2(p-1)) * 10^4 bytes
+  for (rank_t p : {4, 9, 16, 100}) {
+    std::vector<std::int64_t> m(static_cast<std::size_t>(p), 8);
+    m[1] = 8 * (p - 1) + 10000 * 7 + 1;
+    EXPECT_EQ(choose_two(m, 1, ab, false).has_value(), true) << p;
+    EXPECT_EQ(choose_two(m, 1, ab, false)->single, 1) << p;
+    EXPECT_EQ(choose_two(m, 0, ab, false).has_value(), false) << p;  // the y-block is not at the root
+    EXPECT_EQ(choose_two(m, 0, ab, true).has_value(), true) << p;
+    m[1] = 8 * (p - 1) + 1;  // too small to hide the x-tree
+    EXPECT_EQ(choose_two(m, 1, ab, false).has_value(), false) << p;
+    EXPECT_EQ(choose_two(m, 1, ab, true).has_value(), true) << p;
+    m[2] = m[1];  // two y-blocks: only when forced
+    EXPECT_EQ(choose_two(m, 1, ab, false).has_value(), false) << p;
+    EXPECT_EQ(choose_two(m, 1, ab, true).has_value(), true) << p;
+    EXPECT_EQ(choose_two(m, 1, ab, true)->single, -1) << p;
+    m[3] = 5;  // three sizes
+    EXPECT_EQ(choose_two(m, 1, ab, true).has_value(), false) << p;
   }
 }
 

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <tuple>
 
-#include "optcoll/logp/plan_tree.hpp"
 #include "optcoll/model/baselines.hpp"
+#include "optcoll/plan/logp_tree.hpp"
 #include "optcoll/plan/reversed.hpp"
 
 namespace optcoll::sim {

@@ -41,7 +41,7 @@ struct PlanContext {
   // rank_layouts[r] (`layout` alone: the same at every rank).
   const BlockLayout* rank_layouts = nullptr;
   // bcast/reduce "logp_tree": the machine's LogP parameters (the MPI layer's
-  // measured ones, logp/plan_tree.hpp); nullptr: logp::plan_parameters().
+  // measured ones, plan/logp_tree.hpp); nullptr: logp::plan_parameters().
   const logp::Params* logp = nullptr;
 };
 

@@ -5,7 +5,7 @@
 // it carries (a subtree is a rank interval [lo, hi] in every tree optcoll
 // builds; Definition 3). make_tree_plan() turns a view into the rank's
 // RankPlan; it knows nothing else of the tree, so the MPI layer only has to
-// produce views: trees::TreeSchedule::view() from a tree computed at the root
+// produce views: plan::schedule_view() from a tree computed at the root
 // (persistent Gatherv/Scatterv), or the distributed adaptive binomial
 // construction (docs/trees.md), or make_gather_binomial()'s O(log p)
 // local computation.
@@ -31,6 +31,10 @@
 #include <vector>
 
 #include "optcoll/plan/plan.hpp"
+
+namespace optcoll::trees {
+class TreeSchedule;
+}
 
 namespace optcoll::plan {
 
@@ -62,6 +66,11 @@ std::unique_ptr<RankPlan> make_tree_plan(Collective op, TreeRankView view, const
 // right one), one round per level, without messages of empty subtrees:
 // O(log p) plus the groups summed for emptiness.
 TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout);
+
+// The view of rank v in a tree whose rounds a trees::TreeSchedule computed
+// (a tree built at the root: persistent Gatherv/Scatterv), without the
+// links of empty subtrees. O(degree).
+TreeRankView schedule_view(const trees::TreeSchedule& s, rank_t v);
 // The same with every group non-empty (regular Gather/Scatter): O(log p),
 // no layout needed.
 TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank);

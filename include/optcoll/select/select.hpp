@@ -45,6 +45,7 @@
 #include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/tree_plan.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 namespace optcoll::select {
@@ -154,5 +155,15 @@ inline constexpr plan::rank_t kLogpMaxRanks = 4096;
 
 // "name1, name2, ...": op's registry algorithms.
 std::string algorithm_names(plan::Collective op);
+
+// Gatherv / Scatterv: whether the root (the only rank that knows every
+// block's bytes m) runs TWO (plan::two_view()). Automatic: where Lemma 2 of
+// Traff 2018 applies, i.e. one rank holds the larger of two sizes y, it is
+// the root, and ceil(log2(p-1)) alpha + beta (p-1) x <= beta y (the x-blocks'
+// tree finishes while the root copies its own block); the root broadcasts
+// the answer. named ("two"): whenever m takes exactly two values. Otherwise
+// the call runs the adaptive binomial tree. O(p).
+std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
+                                         bool named);
 
 }  // namespace optcoll::select

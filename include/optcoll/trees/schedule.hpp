@@ -1,5 +1,6 @@
-// The rounds of a tree's plan (plan/tree_plan.hpp), computed once for the
-// whole tree and shared by every rank's plan (PlanContext::tree).
+// The rounds of a tree's plan, computed once for the whole tree and shared
+// by every rank's plan (plan::schedule_view() turns them into a rank's view
+// for plan/tree_plan.hpp).
 //
 // Gather round of the message child -> parent, over the children with data
 // (a subtree of size 0 sends nothing, comm(0) = 0):
@@ -18,7 +19,6 @@
 #include <span>
 #include <vector>
 
-#include "optcoll/plan/tree_plan.hpp"
 #include "optcoll/trees/model.hpp"
 #include "optcoll/trees/tree.hpp"
 
@@ -35,8 +35,6 @@ class TreeSchedule {
   // Gather round in which v sends its subtree; -1 at the root or if the
   // subtree is empty.
   std::int64_t send_round(rank_t v) const noexcept { return round_[static_cast<std::size_t>(v)]; }
-  // The rank's view for plan::make_tree_plan(), O(degree).
-  plan::TreeRankView view(rank_t v) const;
   // The round before whose messages v copies its own block (rounds(): after
   // its last message); -1 for a leaf, which copies nothing (Definition 2).
   std::int64_t copy_round(rank_t v, Direction d) const;
