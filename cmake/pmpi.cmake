@@ -109,3 +109,14 @@ target_link_libraries(optcoll_pmpi_exercise PUBLIC optcoll_pmpi_impl PRIVATE opt
 add_executable(optcoll_tune src/pmpi/tune_main.cpp)
 set_target_properties(optcoll_tune PROPERTIES OUTPUT_NAME optcoll-tune)
 target_link_libraries(optcoll_tune PRIVATE optcoll_pmpi_exercise fmt::fmt CLI11::CLI11 optcoll_warnings)
+
+if(OPTCOLL_BUILD_TESTS AND TARGET optcoll_cli)
+  # The demo report in headless Chromium (tests/cli/report_browser_test.sh):
+  # one chart per MPI call, every series increasing in size. Skipped (exit
+  # 77) where Chromium is not installed.
+  add_test(NAME cli_report_browser
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/report_browser_test.sh ${MPIEXEC_EXECUTABLE}
+                   $<TARGET_FILE:optcoll_tune> $<TARGET_FILE:optcoll_cli> ${CMAKE_CURRENT_BINARY_DIR}/report-browser)
+  set_tests_properties(cli_report_browser PROPERTIES LABELS "cli" TIMEOUT 300 RESOURCE_LOCK mpi SKIP_RETURN_CODE 77
+                                                     ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+endif()
