@@ -76,8 +76,30 @@ if(OPTCOLL_BUILD_TESTS)
     set_tests_properties(pmpi_stress.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 600 RESOURCE_LOCK mpi
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced}")
   endforeach()
+  # The drop-in's `auto`, both directions for every intercepted call
+  # (tests/pmpi/test_auto.cpp): a plain MPI program under LD_PRELOAD, the
+  # expected route from alpha-beta formulas and tuning files written in the
+  # test, which does not link optcoll.
+  add_executable(optcoll_pmpi_auto_points tests/pmpi/auto_points.c)
+  target_link_libraries(optcoll_pmpi_auto_points PRIVATE MPI::MPI_C)
+  set_target_properties(optcoll_pmpi_auto_points PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+  target_compile_options(optcoll_pmpi_auto_points PRIVATE -Wall -Wextra -Werror)
+  add_executable(optcoll_pmpi_auto_tests tests/pmpi/test_auto.cpp)
+  target_link_libraries(optcoll_pmpi_auto_tests PRIVATE GTest::gtest_main optcoll_warnings)
+  list(JOIN OPTCOLL_MPI_TEST_ENV " " _optcoll_mpi_env)
+  target_compile_definitions(
+    optcoll_pmpi_auto_tests PRIVATE OPTCOLL_MPIEXEC="${MPIEXEC_EXECUTABLE}" OPTCOLL_MPI_ENV="${_optcoll_mpi_env}"
+                                    OPTCOLL_PMPI_LIB="$<TARGET_FILE:optcoll_pmpi>"
+                                    OPTCOLL_AUTO_PROGRAM="$<TARGET_FILE:optcoll_pmpi_auto_points>"
+                                    OPTCOLL_OPS_DEF="${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/ops.def")
+  add_dependencies(optcoll_pmpi_auto_tests optcoll_pmpi optcoll_pmpi_auto_points)
+  # (One label: gtest_discover_tests splits a list value into separate
+  # arguments. `ctest -L mpi` takes a regular expression, so it runs these.)
+  gtest_discover_tests(optcoll_pmpi_auto_tests DISCOVERY_TIMEOUT 60
+                       PROPERTIES LABELS pmpi TIMEOUT 300 RESOURCE_LOCK mpi)
+
   add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
-                                 optcoll_pmpi_shapes_tests optcoll_pmpi_stress)
+                                 optcoll_pmpi_shapes_tests optcoll_pmpi_stress optcoll_pmpi_auto_tests)
 endif()
 
 # optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the
@@ -87,3 +109,14 @@ target_link_libraries(optcoll_pmpi_exercise PUBLIC optcoll_pmpi_impl PRIVATE opt
 add_executable(optcoll_tune src/pmpi/tune_main.cpp)
 set_target_properties(optcoll_tune PROPERTIES OUTPUT_NAME optcoll-tune)
 target_link_libraries(optcoll_tune PRIVATE optcoll_pmpi_exercise fmt::fmt CLI11::CLI11 optcoll_warnings)
+
+if(OPTCOLL_BUILD_TESTS AND TARGET optcoll_cli)
+  # The demo report in headless Chromium (tests/cli/report_browser_test.sh):
+  # one chart per MPI call, every series increasing in size. Skipped (exit
+  # 77) where Chromium is not installed.
+  add_test(NAME cli_report_browser
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/cli/report_browser_test.sh ${MPIEXEC_EXECUTABLE}
+                   $<TARGET_FILE:optcoll_tune> $<TARGET_FILE:optcoll_cli> ${CMAKE_CURRENT_BINARY_DIR}/report-browser)
+  set_tests_properties(cli_report_browser PROPERTIES LABELS "cli" TIMEOUT 300 RESOURCE_LOCK mpi SKIP_RETURN_CODE 77
+                                                     ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+endif()

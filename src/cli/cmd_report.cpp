@@ -1,7 +1,9 @@
 // `optcoll report --results R.csv [--schedule-p P] [--title T] [--note N] -o index.html`:
 // a self-contained HTML page (inline SVG, no scripts, no external files) of
-// optcoll-tune's measurements: the table, one time-against-size plot per
-// operation, and a picture of the circulant schedule of p ranks (Träff 2024:
+// optcoll-tune's measurements: the table, one time-against-size plot per MPI
+// call (the CSV's op column: Allgather and Allgatherv are two calls, two
+// charts; each series in increasing size), and a picture of the circulant
+// schedule of p ranks (Träff 2024:
 // the graph's skip edges, round by round, and every rank's baseblock,
 // receive and send schedule, the layout of Table 1). scripts/demo.sh writes
 // demo-report/index.html with it.
@@ -219,6 +221,9 @@ int run_report(const ReportArgs& a) {
     if (by_op.find(r.op) == by_op.end()) order.push_back(r.op);
     by_op[r.op].push_back(r);
   }
+  // A series is drawn in the order of its points: by size.
+  for (auto& [op, series] : by_op)
+    std::stable_sort(series.begin(), series.end(), [](const Row& x, const Row& y) { return x.bytes < y.bytes; });
   std::string h = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + escape(a.title) +
                   "</title>\n<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em;max-width:1400px}"
                   "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "mpi/comm_state.hpp"
 #include "mpi/datatype.hpp"
@@ -95,8 +96,8 @@ void lazy_start() {
 }
 
 // The payload the tuning file is indexed by (ops.def): the vector, all
-// groups together, p blocks for Alltoall, the busiest rank's volume for
-// Alltoallv.
+// groups together, p blocks for Alltoall, all messages together for
+// Alltoallv (what optcoll-tune's exercises are sized by).
 std::int64_t tuning_bytes(const select::Call& call) {
   if (call.op == plan::Collective::alltoall) return call.bytes() * call.p;
   if (call.op == plan::Collective::alltoallv) return call.total;
@@ -104,13 +105,22 @@ std::int64_t tuning_bytes(const select::Call& call) {
 }
 
 // `auto`: the tuning file's measurement, else the selection's prediction.
-Path automatic(MPI_Comm comm, const select::Call& call, std::string& why) {
+Path automatic(MPI_Comm comm, const select::Call& call, Groups groups, std::string& why) {
   if (g_config.tuning.covers(call.op)) {
     why = "tuning file";
     return g_config.tuning.optcoll_wins(call.op, call.p, tuning_bytes(call)) ? Path::optcoll : Path::native;
   }
   try {
-    const mpi::Choice d = mpi::choose(mpi::comm_state(comm), call, {}, true);
+    mpi::CommState& state = mpi::comm_state(comm);
+    mpi::Choice d = mpi::choose(state, call, {}, true);
+    if (groups.counts != nullptr && call.smallest >= 0 && call.smallest < call.count) {
+      // Unequal groups: the classic algorithms priced from every group.
+      std::vector<std::int64_t> bytes(static_cast<std::size_t>(call.p));
+      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::int64_t{groups.counts[i]} * groups.unit;
+      const select::Classic c = select::best_classic(call, mpi::CommMachine(state).alpha_beta(), bytes);
+      d.classic = c.name;
+      d.classic_time = c.price.time;
+    }
     if (g_config.settings.verbose >= 2) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "model: optcoll %s %.1f us, classic %s %.1f us",
@@ -269,7 +279,7 @@ std::string summary(int rank) {
   return out;
 }
 
-Path route(Op op, MPI_Comm comm, const select::Call& call) {
+Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups) {
   const plan::Collective c = info(op).collective;
   const Mode mode = g_config.mode(c);
   Path path = Path::native;
@@ -283,7 +293,7 @@ Path route(Op op, MPI_Comm comm, const select::Call& call) {
     path = Path::optcoll;
     why = mpi::env_name(c);
   } else {
-    path = automatic(comm, call, why);
+    path = automatic(comm, call, groups, why);
   }
   count(op, path);
   trace(op, comm, static_cast<int>(call.p), tuning_bytes(call), path, why);
@@ -316,7 +326,7 @@ Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
       select::Call call{.op = c, .p = p, .elem_size = 1, .count = v[0], .smallest = -v[1], .total = v[2]};
       if (c == plan::Collective::alltoallv) call.count = v[0] / p;  // a message of the busiest rank
       a.total[i] = v[2];
-      a.path[i] = v[2] == 0 ? Path::native : automatic(comm, call, why);
+      a.path[i] = v[2] == 0 ? Path::native : automatic(comm, call, {}, why);
     }
   }
   Path path = a.path[i];

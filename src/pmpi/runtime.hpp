@@ -56,15 +56,25 @@ std::int64_t calls(Op op, Path path) noexcept;
 // "optcoll: rank 0 calls: MPI_Bcast optcoll=3 native=1 fallback=0; ..."
 std::string summary(int rank);
 
+// Every group of an Allgatherv or Reduce_scatter, which every rank knows
+// (the recvcounts): rank i's group is counts[i] x unit bytes.
+struct Groups {
+  const int* counts = nullptr;  // nullptr: not known (then equal groups are assumed by the classic's price)
+  std::int64_t unit = 0;
+};
+
 // The route of one call on an intracommunicator whose arguments optcoll
 // supports (else: Path::fallback, counted, by the caller), as every rank
 // knows it (call.p: the communicator's size). Under `auto`: the tuning
 // file's measurement nearest to the call when it covers the operation,
 // else the one selection's prediction (select::decide): optcoll when its
-// plan is predicted strictly faster than the best classic algorithm.
-// Counts the call. Collective over comm when `auto` needs alpha and beta
-// measured (the first such call on comm).
-Path route(Op op, MPI_Comm comm, const select::Call& call);
+// plan is predicted strictly faster than the best classic algorithm, which
+// select::best_classic prices from the groups when they are given and
+// unequal (without them Bruck's algorithm is priced at its lower bound,
+// which no circulant all-broadcast beats). Counts the call. Collective over
+// comm when `auto` needs alpha and beta measured (the first such call on
+// comm).
+Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups = {});
 
 // The route of a Gatherv, Scatterv or Alltoallv, where a rank knows only
 // its own payload (`own` bytes: its block, or for Alltoallv what it sends)

@@ -75,12 +75,13 @@ struct Gate {
     return b;
   }
   // Whether the call goes to optcoll; counts it either way. call: as every
-  // rank knows it (p is filled in here).
-  bool optcoll(Op op, MPI_Comm comm, select::Call call) {
+  // rank knows it (p is filled in here); groups: every rank's group where
+  // every rank knows them (Allgatherv, Reduce_scatter).
+  bool optcoll(Op op, MPI_Comm comm, select::Call call, Groups groups = {}) {
     if (bad != nullptr) return fallback(op, comm, bad) == Path::optcoll;
     call.op = info(op).collective;
     call.p = size;
-    return route(op, comm, call) == Path::optcoll;
+    return route(op, comm, call, groups) == Path::optcoll;
   }
   // The same for Gatherv, Scatterv, Alltoallv: this rank's own bytes only.
   bool optcoll_v(Op op, MPI_Comm comm, std::int64_t own) {

@@ -101,7 +101,8 @@ int allgatherv OPTCOLL_PMPI_PARAMS_allgatherv {
     smallest = std::min(smallest, b);
   }
   if (g.bad == nullptr && total > INT_MAX) g.bad = "more than INT_MAX bytes";
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total}))
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total},
+                 {recvcounts, one}))
     return Native OPTCOLL_PMPI_ARGS_allgatherv;
   return guarded(comm, [&] {
     const auto p = static_cast<std::size_t>(g.size);

@@ -54,7 +54,7 @@ int reduce_scatter OPTCOLL_PMPI_PARAMS_reduce_scatter {
   if (g.bad == nullptr && total > INT_MAX) g.bad = "invalid count";
   call.smallest = smallest;
   call.total = total;
-  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
+  if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter; });
 }
 

@@ -14,6 +14,8 @@
 // prints one row per measurement as it goes (the progress) and writes the
 // files at the end. --check first runs both on the same inputs and compares
 // the results at every rank; any difference fails the run (exit code 1).
+// --csv: op,p,bytes,native_us,optcoll_us,same with op the MPI call without
+// its MPI_ prefix (Allgather, Allgatherv, ...), what `optcoll report` reads.
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -118,7 +120,10 @@ int run(const Args& a) {
       ++done;
       if (rank != 0) continue;
       tuning.add({info.collective, p, bytes, n_us, o_us});
-      csv += fmt::format("{},{},{},{:.3f},{:.3f},{}\n", optcoll::plan::to_string(info.collective), p, bytes, n_us, o_us,
+      // The CSV names the MPI call (one chart each in `optcoll report`), the
+      // tuning file its collective (OPTCOLL_<OP>, shared by MPI_Gather and
+      // MPI_Gatherv, ...).
+      csv += fmt::format("{},{},{},{:.3f},{:.3f},{}\n", info.name, p, bytes, n_us, o_us,
                          a.check ? (same != 0 ? "yes" : "NO") : "");
       fmt::print("[{:>2}/{:<2}] MPI_{:<24} {:>4} {:>9} {:>11.1f} {:>11.1f} {:>14.2f}{}\n", done, total, info.name, p,
                  human(bytes), n_us, o_us, n_us / o_us, a.check ? (same != 0 ? "  equal" : "  DIFFER") : "");

@@ -1,0 +1,611 @@
+// The drop-in's `auto` (liboptcoll_pmpi.so, src/pmpi/runtime.cpp), both
+// directions for every intercepted MPI call: a plain MPI program
+// (auto_points.c, built against MPI only) runs under LD_PRELOAD with
+// OPTCOLL_VERBOSE=2, and every call's route is read from the line rank 0
+// prints for it (and the counts of the summary at MPI_Finalize).
+//
+// The expected route never comes from optcoll's code (this program does not
+// link it):
+//  - The model: OPTCOLL_ALPHA and OPTCOLL_BETA fix alpha and beta, and the
+//    alpha-beta times of optcoll's algorithms and of the classic ones (what
+//    an MPI library runs) are written out below from their round structure.
+//    optcoll must run where its best algorithm is at least 5% faster than
+//    the best classic one, native where it is not faster (a tie goes
+//    native). Points in between are not used (the test checks that).
+//  - The tuning file: this test writes the measurements, and the nearest
+//    point decides (every call is made at a measured point).
+// Under the model, MPI_Allgather, MPI_Reduce_scatter_block, MPI_Gather(v),
+// MPI_Scatter(v) and MPI_Alltoall(v) never win: optcoll's algorithms for
+// them cost exactly what the classic ones cost (the circulant allgather of
+// equal groups moves what Bruck's algorithm moves in as many rounds; every
+// gather/scatter tree is priced like the binomial tree; Alltoall(v) runs the
+// shift schedule or Bruck's algorithm, which are the classic ones). For those
+// the model test checks native, and the tuning file both directions.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// The oracle: alpha-beta times. A round costs alpha + beta * (bytes of its
+// largest message); q = ceil(log2 p).
+
+struct AB {
+  double alpha = 0;
+  double beta = 0;
+  double round(long bytes) const { return alpha + beta * static_cast<double>(bytes); }
+};
+
+long ceil_log2(long p) {
+  long q = 0;
+  while ((1L << q) < p) ++q;
+  return q;
+}
+long floor_log2(long p) {
+  long f = 0;
+  while ((2L << f) <= p) ++f;
+  return f;
+}
+long ceil_div(long a, long b) {
+  return (a + b - 1) / b;
+}
+
+// The smallest value of time(n) for n = 1 .. max_n (pipelined algorithms
+// take their best block count; max_n: the elements).
+template <class F>
+double best_n(long max_n, F time) {
+  double best = time(1);
+  for (long n = 2; n <= std::min(max_n, 100000L); ++n) best = std::min(best, time(n));
+  return best;
+}
+
+// The circulant broadcast (and the reduction, the same rounds backwards):
+// n - 1 + q rounds of one block of ceil(m / n) bytes.
+double circulant(const AB& ab, long p, long m, long elements) {
+  const long q = ceil_log2(p);
+  return best_n(elements, [&](long n) { return static_cast<double>(n - 1 + q) * ab.round(ceil_div(m, n)); });
+}
+
+// The pipelined binary tree: node v (heap order) gets block 0 in round a(v),
+// a(child) = a(v) + 1 for the left child and + 2 for the right one (its
+// parent serves the left child first), a(root's children) from round 0;
+// block j follows two rounds after block j - 1.
+double binary_tree(const AB& ab, long p, long m, long elements) {
+  std::vector<long> a(static_cast<std::size_t>(p), 0);
+  a[0] = -1;
+  long latest = 0;
+  for (long v = 1; v < p; ++v) {
+    const long parent = (v - 1) / 2;
+    a[static_cast<std::size_t>(v)] = a[static_cast<std::size_t>(parent)] + (v == 2 * parent + 1 ? 1 : 2);
+    latest = std::max(latest, a[static_cast<std::size_t>(v)]);
+  }
+  return best_n(elements, [&](long n) {
+    // With two ranks the root has no right child: it sends every other round.
+    const long busy = p == 2 ? n : latest + 2 * (n - 1) + 1;
+    return static_cast<double>(busy) * ab.round(ceil_div(m, n));
+  });
+}
+
+// Van de Geijn: a binomial scatter of p blocks (each holder of a range of
+// blocks sends its upper part, at offset 2^(q-1-s) in round s), then a ring
+// allgather of p - 1 rounds.
+double scatter_allgather(const AB& ab, long p, long m) {
+  const long q = ceil_log2(p);
+  const long block = ceil_div(m, p);
+  std::vector<std::pair<long, long>> ranges{{0, p}};
+  double t = 0;
+  for (long s = 0; s < q; ++s) {
+    const long half = 1L << (q - 1 - s);
+    long largest = 0;
+    std::vector<std::pair<long, long>> next;
+    for (auto [lo, hi] : ranges) {
+      if (hi - lo > half) {
+        largest = std::max(largest, hi - lo - half);
+        next.push_back({lo + half, hi});
+        hi = lo + half;
+      }
+      next.push_back({lo, hi});
+    }
+    ranges = next;
+    t += ab.round(largest * block);
+  }
+  return t + static_cast<double>(p - 1) * ab.round(block);
+}
+
+// The classic broadcasts (and commutative reductions, run backwards, plus
+// Rabenseifner's reduce-scatter + gather, which costs what the van de Geijn
+// broadcast costs): binomial tree, pipelined chain, pipelined binary tree,
+// van de Geijn.
+double classic_bcast(const AB& ab, long p, long m, long elements) {
+  const double binomial = static_cast<double>(ceil_log2(p)) * ab.round(m);
+  const double chain =
+      best_n(elements, [&](long n) { return static_cast<double>(p - 2 + n) * ab.round(ceil_div(m, n)); });
+  return std::min({binomial, chain, binary_tree(ab, p, m, elements), scatter_allgather(ab, p, m)});
+}
+
+// Every group of an all-broadcast (allgather: what each rank contributes;
+// reduce-scatter: what each rank gets).
+double classic_all_broadcast(const AB& ab, const std::vector<long>& groups) {
+  const auto p = static_cast<long>(groups.size());
+  const long largest = *std::max_element(groups.begin(), groups.end());
+  const double ring = static_cast<double>(p - 1) * ab.round(largest);
+  // Bruck: in the round where every rank holds `have` groups it sends
+  // min(have, p - have) of them, consecutive cyclically.
+  double bruck = 0;
+  for (long have = 1; have < p; have *= 2) {
+    const long w = std::min(have, p - have);
+    long most = 0;
+    for (long r = 0; r < p; ++r) {
+      long sum = 0;
+      for (long k = 0; k < w; ++k) sum += groups[static_cast<std::size_t>((r + k) % p)];
+      most = std::max(most, sum);
+    }
+    bruck += ab.round(most);
+  }
+  return std::min(ring, bruck);
+}
+
+// p circulant broadcasts at once, every group in n blocks: n - 1 + q
+// rounds; a rank receives everything but its own group (the rank with the
+// smallest group the most), and the part of the largest group the smallest
+// lacks fills the pipeline in q - 1 rounds of its n-th part.
+double circulant_all_broadcast(const AB& ab, const std::vector<long>& groups, long elem) {
+  const auto p = static_cast<long>(groups.size());
+  const long q = ceil_log2(p);
+  long total = 0;
+  for (const long g : groups) total += g;
+  const long largest = *std::max_element(groups.begin(), groups.end());
+  const long smallest = *std::min_element(groups.begin(), groups.end());
+  return best_n(largest / elem, [&](long n) {
+    return static_cast<double>(n - 1 + q) * ab.alpha + ab.beta * static_cast<double>(total - smallest) +
+           static_cast<double>(q - 1) * ab.beta * static_cast<double>(ceil_div(largest - smallest, n));
+  });
+}
+
+// An allreduce's vector of `count` elements as p groups (reduce-scatter,
+// then allgather): count / p elements each, the first count % p one more.
+std::vector<long> allreduce_groups(long p, long count, long elem) {
+  std::vector<long> g(static_cast<std::size_t>(p));
+  for (long i = 0; i < p; ++i) g[static_cast<std::size_t>(i)] = (count / p + (i < count % p ? 1 : 0)) * elem;
+  return g;
+}
+
+// Recursive doubling: floor(log2 p) rounds of the vector, plus a fold and
+// an unfold round unless p is a power of two.
+double doubling(const AB& ab, long p, long m) {
+  const bool pow2 = (p & (p - 1)) == 0;
+  return static_cast<double>(floor_log2(p) + (pow2 ? 0 : 2)) * ab.round(m);
+}
+
+// The classic allreduces: ring (reduce-scatter and allgather, 2(p-1) rounds
+// of m/p), recursive doubling, Rabenseifner (fold, recursive halving and
+// doubling over the largest power of two, unfold).
+double classic_allreduce(const AB& ab, long p, long m) {
+  const double ring = static_cast<double>(2 * (p - 1)) * ab.round(ceil_div(m, p));
+  const long f = 1L << floor_log2(p);
+  double rabenseifner = f != p ? 2 * ab.round(m) : 0;
+  for (long s = f / 2, half = m / 2; s >= 1; s /= 2, half /= 2) rabenseifner += 2 * ab.round(std::max(half, 1L));
+  return std::min({ring, doubling(ab, p, m), rabenseifner});
+}
+
+// optcoll's allreduces: circulant reduce-scatter + allgather (commutative);
+// up to 64 KiB also dissemination (q rounds of the vector; commutative and
+// exact: integers), recursive doubling in rank order and reduce + broadcast
+// along rank-ordered binomial trees (2q rounds), any operator.
+double optcoll_allreduce(const AB& ab, long p, long count, long elem, bool commutative, bool exact) {
+  const long m = count * elem;
+  double best = 1e300;
+  if (commutative) best = 2 * circulant_all_broadcast(ab, allreduce_groups(p, count, elem), elem);
+  if (m <= (64 << 10)) {
+    if (commutative && exact) best = std::min(best, static_cast<double>(ceil_log2(p)) * ab.round(m));
+    best = std::min({best, doubling(ab, p, m), static_cast<double>(2 * ceil_log2(p)) * ab.round(m)});
+  }
+  return best;
+}
+
+// Scan / Exscan. optcoll: recursive doubling (q rounds of the vector) or a
+// pipelined chain (n + p - 2 rounds of m / n); classic: recursive doubling
+// (MPICH) or the chain of p - 1 whole-vector rounds (Open MPI).
+double optcoll_scan(const AB& ab, long p, long m, long elements) {
+  const double chain =
+      best_n(elements, [&](long n) { return static_cast<double>(n + p - 2) * ab.round(ceil_div(m, n)); });
+  return std::min(static_cast<double>(ceil_log2(p)) * ab.round(m), chain);
+}
+double classic_scan(const AB& ab, long p, long m) {
+  return std::min(static_cast<double>(ceil_log2(p)) * ab.round(m), static_cast<double>(p - 1) * ab.round(m));
+}
+
+// ---------------------------------------------------------------------------
+// Running auto_points under the drop-in.
+
+constexpr long kRanks = 5;
+const AB kModel{1e-5, 1e-8};  // OPTCOLL_ALPHA, OPTCOLL_BETA of the model runs
+
+// One call of auto_points and its expected route.
+struct Point {
+  std::string spec;   // auto_points' argument
+  long long bytes;    // the payload the drop-in reports (and the tuning file is indexed by)
+  bool optcoll;       // expected: optcoll (else native)
+  std::string where;  // for messages: why this is expected
+};
+
+struct Traced {
+  std::string call;
+  long long bytes = 0;
+  std::string path;
+  std::string why;
+};
+
+struct Run {
+  int status = -1;
+  std::string output;
+  std::vector<Traced> calls;                           // in order, rank 0's lines
+  std::map<std::string, std::array<long, 3>> summary;  // MPI_<call> -> optcoll, native, fallback
+};
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+Run run(const std::vector<std::string>& env, const std::vector<Point>& points) {
+  // OPTCOLL_MPI_ENV: what this MPI needs on this machine (root, oversubscribed).
+  std::string cmd = "env " OPTCOLL_MPI_ENV " LD_PRELOAD=" + quoted(OPTCOLL_PMPI_LIB) + " OPTCOLL_VERBOSE=2";
+  for (const std::string& e : env) cmd += " " + quoted(e);
+  cmd += " " + quoted(OPTCOLL_MPIEXEC) + " -n " + std::to_string(kRanks) + " " + quoted(OPTCOLL_AUTO_PROGRAM);
+  for (const Point& p : points) cmd += " " + quoted(p.spec);
+  cmd += " 2>&1";
+  Run r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (f == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), f) != nullptr) r.output += buf.data();
+  const int st = pclose(f);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  const std::regex traced(R"(^optcoll: MPI_(\w+) p=\d+ bytes=(-?\d+) -> (\w+) \((.*)\)$)");
+  const std::regex counted(R"(MPI_(\w+) optcoll=(\d+) native=(\d+) fallback=(\d+))");
+  std::size_t at = 0;
+  while (at < r.output.size()) {
+    std::size_t end = r.output.find('\n', at);
+    if (end == std::string::npos) end = r.output.size();
+    const std::string line = r.output.substr(at, end - at);
+    at = end + 1;
+    std::smatch m;
+    if (std::regex_match(line, m, traced)) {
+      r.calls.push_back({m[1], std::stoll(m[2]), m[3], m[4]});
+    } else if (line.rfind("optcoll: rank 0 calls:", 0) == 0) {
+      for (std::sregex_iterator i(line.begin(), line.end(), counted), e; i != e; ++i)
+        r.summary[(*i)[1]] = {std::stol((*i)[2]), std::stol((*i)[3]), std::stol((*i)[4])};
+    }
+  }
+  return r;
+}
+
+std::string call_of(const std::string& spec) {
+  return spec.substr(0, spec.find(':'));
+}
+
+// Runs the points and checks every call's route, then the summary's counts.
+void expect_routes(const std::vector<std::string>& env, const std::vector<Point>& points) {
+  const Run r = run(env, points);
+  ASSERT_EQ(r.status, 0) << r.output;
+  ASSERT_EQ(r.calls.size(), points.size()) << "one traced line per call expected:\n" << r.output;
+  std::map<std::string, std::array<long, 3>> want;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const Point& p = points[i];
+    const Traced& t = r.calls[i];
+    const std::string call = call_of(p.spec);
+    EXPECT_EQ(t.call, call) << p.spec;
+    EXPECT_EQ(t.bytes, p.bytes) << p.spec << ": the payload the drop-in saw";
+    EXPECT_EQ(t.path, p.optcoll ? "optcoll" : "native")
+        << p.spec << " (" << p.where << "); the drop-in: " << t.path << " (" << t.why << ")";
+    ++want[call][p.optcoll ? 0 : 1];
+  }
+  for (const auto& [call, counts] : want) {
+    const auto got = r.summary.find(call);
+    ASSERT_NE(got, r.summary.end()) << "MPI_" << call << " missing from the summary:\n" << r.output;
+    EXPECT_EQ(got->second, counts) << "MPI_" << call << ": optcoll, native, fallback in the summary";
+  }
+}
+
+std::vector<std::string> model_env() {
+  char a[32], b[32];
+  std::snprintf(a, sizeof a, "%g", kModel.alpha);
+  std::snprintf(b, sizeof b, "%g", kModel.beta);
+  return {std::string("OPTCOLL_ALPHA=") + a, std::string("OPTCOLL_BETA=") + b};
+}
+
+// A model point: optcoll's time against the classic's, decisively: at
+// least 5% faster, or not faster (equal up to rounding: a tie).
+Point model_point(const std::string& spec, long long bytes, double optcoll_s, double classic_s) {
+  const double ratio = optcoll_s / classic_s;
+  const bool wins = ratio < 0.95;
+  EXPECT_TRUE(wins || ratio > 1 - 1e-9) << spec << ": optcoll / classic = " << ratio << " is too close to call";
+  char where[160];
+  std::snprintf(where, sizeof where, "model: optcoll %.2f us, classic %.2f us", optcoll_s * 1e6, classic_s * 1e6);
+  return {spec, bytes, wins, where};
+}
+
+std::string counts(const std::vector<long>& v) {
+  std::string s;
+  for (const long x : v) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(x);
+  }
+  return s;
+}
+
+std::vector<long> times(std::vector<long> v, long k) {
+  for (long& x : v) x *= k;
+  return v;
+}
+
+long long sum(const std::vector<long>& v) {
+  long long s = 0;
+  for (const long x : v) s += x;
+  return s;
+}
+
+// Only the variables each run sets: none of the caller's OPTCOLL_*.
+void clear_optcoll_environment() {
+  std::vector<std::string> names;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::string_view(*e).rfind("OPTCOLL_", 0) == 0) names.emplace_back(*e, std::strchr(*e, '=') - *e);
+  for (const std::string& n : names) unsetenv(n.c_str());
+}
+
+class PmpiAuto : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { clear_optcoll_environment(); }
+  const long p = kRanks;
+};
+
+// ---------------------------------------------------------------------------
+// The model: the calls that can win.
+
+TEST_F(PmpiAuto, ModelBcast) {
+  std::vector<Point> pts;
+  for (const long m : {4096L, 64L})
+    pts.push_back(
+        model_point("Bcast:" + std::to_string(m), m, circulant(kModel, p, m, m), classic_bcast(kModel, p, m, m)));
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_FALSE(pts[1].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+TEST_F(PmpiAuto, ModelReduce) {
+  std::vector<Point> pts;
+  for (const long n : {1024L, 16L})
+    pts.push_back(model_point("Reduce:" + std::to_string(n) + ":int", 4 * n, circulant(kModel, p, 4 * n, n),
+                              classic_bcast(kModel, p, 4 * n, n)));
+  // A non-commutative operator: optcoll and MPI both reduce along a
+  // rank-ordered binomial tree, q rounds of the vector.
+  const double ordered = static_cast<double>(ceil_log2(p)) * kModel.round(4096);
+  pts.push_back(model_point("Reduce:1024:noncomm", 4096, ordered, ordered));
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_FALSE(pts[1].optcoll);
+  EXPECT_FALSE(pts[2].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+TEST_F(PmpiAuto, ModelAllreduce) {
+  struct {
+    long count;
+    const char* kind;
+    bool commutative, exact;
+    long elem;
+  } const cases[] = {
+      {2, "int", true, true, 4},         // dissemination: q rounds against q + 2 of recursive doubling
+      {500, "float", true, false, 4},    // circulant: fewer rounds than the ring, less volume than the others
+      {2, "float", true, false, 4},      // inexact: recursive doubling both sides
+      {500, "noncomm", false, true, 4},  // any operator: recursive doubling both sides
+  };
+  std::vector<Point> pts;
+  for (const auto& c : cases) {
+    const long m = c.count * c.elem;
+    pts.push_back(model_point("Allreduce:" + std::to_string(c.count) + ":" + c.kind, m,
+                              optcoll_allreduce(kModel, p, c.count, c.elem, c.commutative, c.exact),
+                              classic_allreduce(kModel, p, m)));
+  }
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_TRUE(pts[1].optcoll);
+  EXPECT_FALSE(pts[2].optcoll);
+  EXPECT_FALSE(pts[3].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+void scan_test(const std::string& call, long p) {
+  std::vector<Point> pts;
+  for (const long n : {4096L, 16L})
+    pts.push_back(model_point(call + ":" + std::to_string(n) + ":int", 4 * n, optcoll_scan(kModel, p, 4 * n, n),
+                              classic_scan(kModel, p, 4 * n)));
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_FALSE(pts[1].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+TEST_F(PmpiAuto, ModelScan) {
+  scan_test("Scan", p);
+}
+
+TEST_F(PmpiAuto, ModelExscan) {
+  scan_test("Exscan", p);
+}
+
+// Allgatherv and Reduce_scatter: groups the classic algorithms handle
+// badly (one rank's group, the others empty) and well (one empty group:
+// Bruck's rounds carry no more than the volume), and equal groups (a tie).
+const std::vector<std::vector<long>> kGroups = {
+    {1024, 0, 0, 0, 0}, {1024, 1024, 1024, 1024, 0}, {256, 256, 256, 256, 256}};
+
+TEST_F(PmpiAuto, ModelAllgatherv) {
+  std::vector<Point> pts;
+  for (const std::vector<long>& g : kGroups) {
+    const std::vector<long> bytes = times(g, 4);
+    pts.push_back(model_point("Allgatherv:" + counts(bytes), sum(bytes), circulant_all_broadcast(kModel, bytes, 1),
+                              classic_all_broadcast(kModel, bytes)));
+  }
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_FALSE(pts[1].optcoll);
+  EXPECT_FALSE(pts[2].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+TEST_F(PmpiAuto, ModelReduceScatter) {
+  std::vector<Point> pts;
+  for (const std::vector<long>& g : kGroups) {
+    const std::vector<long> bytes = times(g, 4);  // MPI_INT
+    const long q = ceil_log2(p);
+    const long m = sum(bytes);
+    // optcoll: the circulant reduce-scatter, or any operator's reduction to
+    // rank 0 followed by a binomial scatter (q rounds of m, then q rounds in
+    // which rank 0 sends everything but its own group).
+    const double ordered = static_cast<double>(q) * kModel.round(m) + static_cast<double>(q) * kModel.alpha +
+                           kModel.beta * static_cast<double>(m - *std::min_element(bytes.begin(), bytes.end()));
+    pts.push_back(model_point("Reduce_scatter:" + counts(g), m,
+                              std::min(circulant_all_broadcast(kModel, bytes, 4), ordered),
+                              classic_all_broadcast(kModel, bytes)));
+  }
+  EXPECT_TRUE(pts[0].optcoll);
+  EXPECT_FALSE(pts[1].optcoll);
+  EXPECT_FALSE(pts[2].optcoll);
+  expect_routes(model_env(), pts);
+}
+
+// The calls that never win under the model: optcoll's best equals the
+// classic's best (computed once for both sides), so each runs native.
+TEST_F(PmpiAuto, ModelNeverWins) {
+  const long q = ceil_log2(p);
+  std::vector<Point> pts;
+  for (const long g : {64L, 4096L}) {
+    // Allgather / Reduce_scatter_block of equal groups: the circulant
+    // all-broadcast with n = 1 is q rounds moving (p-1) g, like Bruck.
+    const std::vector<long> equal(static_cast<std::size_t>(p), g);
+    const double all = classic_all_broadcast(kModel, equal);
+    EXPECT_DOUBLE_EQ(circulant_all_broadcast(kModel, equal, 1), all) << "the tie this test relies on";
+    pts.push_back(model_point("Allgather:" + std::to_string(g), g * p, all, all));
+    pts.push_back(model_point("Reduce_scatter_block:" + std::to_string(g / 4), g * p, all, all));
+    // Gather / Scatter: every tree (optcoll's and the binomial one) q rounds,
+    // the root moving all but its own group.
+    const double tree = static_cast<double>(q) * kModel.alpha + kModel.beta * static_cast<double>((p - 1) * g);
+    pts.push_back(model_point("Gather:" + std::to_string(g), g * p, tree, tree));
+    pts.push_back(model_point("Scatter:" + std::to_string(g), g * p, tree, tree));
+    const std::vector<long> v = {2 * g, g, 0, g, g};
+    const double vtree = static_cast<double>(q) * kModel.alpha + kModel.beta * static_cast<double>(sum(v));
+    pts.push_back(model_point("Gatherv:" + counts(v), sum(v), vtree, vtree));
+    pts.push_back(model_point("Scatterv:" + counts(v), sum(v), vtree, vtree));
+    // Alltoall(v): the shift schedule and Bruck's algorithm on both sides.
+    const double shift = static_cast<double>(p - 1) * kModel.round(g);
+    pts.push_back(model_point("Alltoall:" + std::to_string(g), g * p, shift, shift));
+    pts.push_back(model_point("Alltoallv:" + std::to_string(g), g * p * p, shift, shift));
+  }
+  expect_routes(model_env(), pts);
+}
+
+// ---------------------------------------------------------------------------
+// The tuning file: for each call, one measured point where optcoll was
+// faster and one where it was slower (which size is which alternates over
+// the calls); calls at exactly those points.
+
+struct TuningCase {
+  const char* call;
+  const char* collective;  // the tuning file's name (OPTCOLL_<OP>)
+  // The spec of a call of about `unit` bytes per rank, and its payload as
+  // the drop-in reports it.
+  std::string (*spec)(long unit);
+  long long (*bytes)(long unit);
+};
+
+std::string num(long x) {
+  return std::to_string(x);
+}
+const std::vector<long> kShape = {2, 1, 0, 1, 1};  // the v-calls' groups, in units
+
+const TuningCase kTuning[] = {
+    {"Bcast", "bcast", [](long u) { return "Bcast:" + num(u); }, [](long u) { return 1LL * u; }},
+    {"Reduce", "reduce", [](long u) { return "Reduce:" + num(u / 4) + ":int"; }, [](long u) { return 1LL * u; }},
+    {"Allgather", "allgather", [](long u) { return "Allgather:" + num(u); }, [](long u) { return 1LL * u * kRanks; }},
+    {"Allgatherv", "allgather", [](long u) { return "Allgatherv:" + counts(times(kShape, u)); },
+     [](long u) { return sum(times(kShape, u)); }},
+    {"Reduce_scatter_block", "reduce_scatter", [](long u) { return "Reduce_scatter_block:" + num(u / 4); },
+     [](long u) { return 1LL * u * kRanks; }},
+    {"Reduce_scatter", "reduce_scatter", [](long u) { return "Reduce_scatter:" + counts(times(kShape, u / 4)); },
+     [](long u) { return sum(times(kShape, u)); }},
+    {"Allreduce", "allreduce", [](long u) { return "Allreduce:" + num(u / 4) + ":int"; },
+     [](long u) { return 1LL * u; }},
+    {"Gather", "gather", [](long u) { return "Gather:" + num(u); }, [](long u) { return 1LL * u * kRanks; }},
+    {"Gatherv", "gather", [](long u) { return "Gatherv:" + counts(times(kShape, u)); },
+     [](long u) { return sum(times(kShape, u)); }},
+    {"Scatter", "scatter", [](long u) { return "Scatter:" + num(u); }, [](long u) { return 1LL * u * kRanks; }},
+    {"Scatterv", "scatter", [](long u) { return "Scatterv:" + counts(times(kShape, u)); },
+     [](long u) { return sum(times(kShape, u)); }},
+    // Alltoall: p blocks of u bytes; Alltoallv: every message u bytes, all p^2 of them.
+    {"Alltoall", "alltoall", [](long u) { return "Alltoall:" + num(u); }, [](long u) { return 1LL * u * kRanks; }},
+    {"Alltoallv", "alltoallv", [](long u) { return "Alltoallv:" + num(u); },
+     [](long u) { return 1LL * u * kRanks * kRanks; }},
+    {"Scan", "scan", [](long u) { return "Scan:" + num(u / 4) + ":int"; }, [](long u) { return 1LL * u; }},
+    {"Exscan", "exscan", [](long u) { return "Exscan:" + num(u / 4) + ":int"; }, [](long u) { return 1LL * u; }},
+};
+
+class PmpiAutoTuning : public ::testing::TestWithParam<std::size_t> {
+ protected:
+  static void SetUpTestSuite() { clear_optcoll_environment(); }
+};
+
+TEST_P(PmpiAutoTuning, BothDirections) {
+  const std::size_t i = GetParam();
+  const TuningCase& c = kTuning[i];
+  const long small = 64, large = 4096;
+  // Even entries: optcoll measured faster at the small size; odd ones: at the large one.
+  const bool small_wins = i % 2 == 0;
+  const std::string file = ::testing::TempDir() + "optcoll_tuning_" + c.call + ".txt";
+  {
+    std::ofstream out(file);
+    out << "# " << c.call << ": collective p bytes native_us optcoll_us\n";
+    out << c.collective << ' ' << kRanks << ' ' << c.bytes(small) << (small_wins ? " 10 5\n" : " 5 10\n");
+    out << c.collective << ' ' << kRanks << ' ' << c.bytes(large) << (small_wins ? " 5 10\n" : " 10 5\n");
+  }
+  const std::vector<Point> pts = {
+      {c.spec(small), c.bytes(small), small_wins, small_wins ? "measured faster" : "measured slower"},
+      {c.spec(large), c.bytes(large), !small_wins, small_wins ? "measured slower" : "measured faster"},
+  };
+  expect_routes({"OPTCOLL_TUNING_FILE=" + file}, pts);
+  std::remove(file.c_str());
+}
+
+// Every call the drop-in intercepts (its table, src/pmpi/ops.def) has its
+// tuning case above.
+TEST(PmpiAutoCoverage, EveryInterceptedCallHasATuningCase) {
+  std::ifstream in(OPTCOLL_OPS_DEF);
+  ASSERT_TRUE(in) << OPTCOLL_OPS_DEF;
+  const std::regex entry(R"(^OPTCOLL_PMPI_OP\((\w+),.*)");
+  std::vector<std::string> intercepted, tested;
+  for (std::string line; std::getline(in, line);)
+    if (std::smatch m; std::regex_match(line, m, entry)) intercepted.push_back(m[1]);
+  for (const TuningCase& c : kTuning) tested.emplace_back(c.call);
+  EXPECT_EQ(intercepted.size(), 15U);
+  EXPECT_EQ(tested, intercepted);
+}
+
+INSTANTIATE_TEST_SUITE_P(Calls, PmpiAutoTuning, ::testing::Range<std::size_t>(0, std::size(kTuning)),
+                         [](const ::testing::TestParamInfo<std::size_t>& param) {
+                           return std::string(kTuning[param.param].call);
+                         });
+
+}  // namespace
