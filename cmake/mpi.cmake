@@ -23,6 +23,8 @@ add_library(optcoll_mpi
   src/mpi/select_logp.cpp
   src/mpi/validate.cpp
   src/mpi/validate_op.cpp
+  src/mpi/signature.cpp
+  src/mpi/agreement.cpp
   src/mpi/run_plan.cpp
   src/mpi/bcast.cpp
   src/mpi/reduce.cpp

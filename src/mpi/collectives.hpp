@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "optcoll/mpi/agreement.hpp"
 #include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/mpi/datatype.hpp"
 #include "optcoll/mpi/select.hpp"

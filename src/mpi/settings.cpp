@@ -1,4 +1,6 @@
-// Settings::from_environment: the OPTCOLL_* variables of the MPI layer.
+// Settings::from_environment: the OPTCOLL_* variables of the MPI layer; and
+// OPTCOLL_CHECK (agreement.hpp), read by every process itself.
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -6,6 +8,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "optcoll/mpi/agreement.hpp"
 #include "optcoll/mpi/comm_state.hpp"
 
 namespace optcoll::mpi {
@@ -66,7 +69,32 @@ void name(const char* var, std::array<char, N>& out) {
   std::strncpy(out.data(), v, out.size() - 1);
 }
 
+// OPTCOLL_CHECK: -1 not read yet, else 0 or 1.
+std::atomic<int> g_check{-1};
+
+int read_check() {
+  const char* v = env("OPTCOLL_CHECK");
+  if (v == nullptr) return 0;
+  const std::string_view s(v);
+  if (s == "0" || s == "1") return s == "1" ? 1 : 0;
+  ignored("OPTCOLL_CHECK", v, "expected 0 or 1");
+  return 0;
+}
+
 }  // namespace
+
+bool check_enabled() noexcept {
+  int c = g_check.load(std::memory_order_relaxed);
+  if (c < 0) {
+    c = read_check();
+    g_check.store(c, std::memory_order_relaxed);
+  }
+  return c == 1;
+}
+
+void refresh_check_setting() noexcept {
+  g_check.store(read_check(), std::memory_order_relaxed);
+}
 
 std::string env_name(plan::Collective op) {
   std::string v = "OPTCOLL_";
