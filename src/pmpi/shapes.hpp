@@ -5,7 +5,11 @@
 // Every adapter starts the same way (Gate): not routed before MPI_Init or
 // after MPI_Finalize; PMPI_* for MPI_COMM_NULL, intercommunicators and any
 // argument optcoll does not take (counted as fallbacks; the native call
-// raises the MPI error, if any). Optcoll's own errors are raised through
+// raises the MPI error, if any): invalid arguments, and reductions on
+// datatypes or with operators optcoll does not take (extent <= 0 with more
+// than one element, a predefined operator on a derived datatype, ...),
+// which MPI may well accept. Copy collectives and exchanges take any
+// datatype: they move bytes (bytes.hpp). Optcoll's own errors are raised through
 // the communicator's error handler by the OPTCOLL_* functions; errors of the
 // adapters themselves (packing, memory) by guarded().
 #pragma once
@@ -16,6 +20,7 @@
 #include <new>
 
 #include "bytes.hpp"
+#include "optcoll/mpi/validate.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 
@@ -58,12 +63,25 @@ struct Gate {
     if (b < 0 && bad == nullptr) bad = "invalid count or datatype";
     return b;
   }
+  // A reduction's datatype and operator: optcoll takes count elements
+  // (mpi::unsupported_reduction), else `bad`. The same at every rank: MPI
+  // requires the same count, datatype and op everywhere.
+  void reduction_supported(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+    if (bad == nullptr) bad = mpi::unsupported_reduction(count, type, op);
+  }
   // Whether the call goes to optcoll; counts it either way.
   bool optcoll(Op op, MPI_Comm comm, std::int64_t bytes, bool commutative) {
     if (bad != nullptr) return fallback(op, comm, bad) == Path::optcoll;
     return route(op, comm, size, bytes, commutative) == Path::optcoll;
   }
 };
+
+// A rank's own bytes where only it knows them (v collectives, forced
+// optcoll; packed exchanges): at most INT_MAX, else MPI_ERR_COUNT.
+inline int own_bytes(std::int64_t bytes) {
+  if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
+  return static_cast<int>(bytes);
+}
 
 // Runs f (returning an MPI code, already raised through comm's error
 // handler if it is an error); exceptions become MPI error codes raised
@@ -115,6 +133,7 @@ int reduce OPTCOLL_PMPI_PARAMS_reduce {
   int commutative = 1;
   if (g.bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
     g.bad = "invalid MPI_Op";
+  g.reduction_supported(count, datatype, op);
   if (!g.optcoll(kOp, comm, bytes, commutative != 0)) return Native OPTCOLL_PMPI_ARGS_reduce;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce; });
 }

@@ -2,6 +2,8 @@
 // MPI_Scan and MPI_Exscan (one argument list), MPI_Reduce_scatter_block and
 // MPI_Reduce_scatter. MPI requires the same datatype (and counts) at every
 // rank, which is optcoll's contract too: the arguments go through unchanged.
+// A datatype or operator optcoll does not take (reduction_supported) goes
+// to PMPI_* at every rank alike.
 #pragma once
 
 #include "shapes.hpp"
@@ -31,6 +33,7 @@ inline bool reduction_route(Gate& g, Op kOp, MPI_Comm comm, std::int64_t element
   int commutative = 1;
   if (g.bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
     g.bad = "invalid MPI_Op";
+  g.reduction_supported(elements, datatype, op);
   return g.optcoll(kOp, comm, bytes, commutative != 0);
 }
 
