@@ -15,12 +15,10 @@ add_library(optcoll_mpi
   src/mpi/datatype.cpp
   src/mpi/executor.cpp
   src/mpi/executor_apply.cpp
-  src/mpi/settings.cpp
   src/mpi/comm_cache.cpp
   src/mpi/calibrate.cpp
   src/mpi/calibrate_logp.cpp
   src/mpi/select.cpp
-  src/mpi/select_logp.cpp
   src/mpi/validate.cpp
   src/mpi/validate_op.cpp
   src/mpi/signature.cpp
@@ -48,6 +46,9 @@ add_library(optcoll_mpi
 add_library(optcoll::mpi ALIAS optcoll_mpi)
 target_link_libraries(optcoll_mpi PUBLIC optcoll MPI::MPI_CXX MPI::MPI_C PRIVATE $<BUILD_INTERFACE:optcoll_warnings>)
 set_target_properties(optcoll_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# The MPI layer's private headers (src/mpi/*.hpp, included as "mpi/...")
+# for the layers and tests built with it; not installed.
+target_include_directories(optcoll_mpi PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
 
 # Which MPI runs the tests: Open MPI needs root permission and
 # oversubscription switched on (CI runs as root on 2 cores), MPICH nothing.

@@ -1,11 +1,12 @@
 // The argument agreement of OPTCOLL_CHECK=1 (agreement.hpp).
-#include "optcoll/mpi/agreement.hpp"
+#include "mpi/agreement.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <string>
 
 #include "collectives.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -58,7 +59,7 @@ std::int64_t agreements_run() noexcept {
 }
 
 Agreement::Agreement(MPI_Comm comm, plan::Collective op) : comm_(comm), op_(op) {
-  if (!check_enabled() || comm == MPI_COMM_NULL) return;
+  if (!select::check_enabled() || comm == MPI_COMM_NULL) return;
   if (const CommState* s = find_comm_state(comm)) {
     size_ = s->size;
     rank_ = s->rank;

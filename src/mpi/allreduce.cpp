@@ -44,9 +44,15 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   CommState& s = c.comm_state(comm);
   int commutative = 1;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const std::int64_t bytes = count * c.type.size;
   const bool exact = exact_op(op, c);
-  const Choice choice = choose_allreduce(s, count, bytes, commutative != 0, exact, options);
+  const Choice choice = choose(s,
+                               {.op = plan::Collective::allreduce,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = count,
+                                .commutative = commutative != 0,
+                                .exact = exact},
+                               options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allreduce;
   spec.p = c.size;

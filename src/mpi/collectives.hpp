@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "optcoll/mpi/agreement.hpp"
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/datatype.hpp"
-#include "optcoll/mpi/select.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/comm_state.hpp"
+#include "mpi/datatype.hpp"
+#include "mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {

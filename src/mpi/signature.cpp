@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "collectives.hpp"
-#include "optcoll/mpi/agreement.hpp"
+#include "mpi/agreement.hpp"
 
 namespace optcoll::mpi {
 namespace {

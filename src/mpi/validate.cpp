@@ -4,7 +4,7 @@
 #include <string>
 
 #include "collectives.hpp"
-#include "optcoll/mpi/validate.hpp"
+#include "mpi/validate.hpp"
 
 namespace optcoll::mpi {
 namespace {

@@ -1,7 +1,8 @@
-// The selection policy of liboptcoll_pmpi.so: per collective, OPTCOLL_<OP>
-// = auto | optcoll | native | <algorithm name> (a name implies optcoll), the
-// tuning file (OPTCOLL_TUNING_FILE) and the alpha-beta model behind `auto`.
-// MPI-free, so that the rules can be tested without MPI.
+// The policy of liboptcoll_pmpi.so: per collective, OPTCOLL_<OP> = auto |
+// optcoll | native | <algorithm name> (a name implies optcoll), and the
+// tuning file (OPTCOLL_TUNING_FILE). What `auto` predicts without a tuning
+// file is the one selection's (select/select.hpp, runtime.cpp). MPI-free,
+// so that the rules can be tested without MPI.
 #pragma once
 
 #include <array>
@@ -11,24 +12,14 @@
 #include <string_view>
 #include <vector>
 
-#include "optcoll/model/block_count.hpp"
 #include "optcoll/plan/plan.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::pmpi {
 
-enum class Mode : std::uint8_t {
-  automatic,  // auto: the tuning file, else the model decides per call
-  optcoll,    // always optcoll (where it can take the call)
-  native,     // always PMPI_*
-};
-
-// The policy keyword or algorithm name of OPTCOLL_<OP>: empty and "auto" are
-// automatic, "optcoll" and any other name (an algorithm) optcoll, "native"
-// native.
-Mode parse_mode(std::string_view value) noexcept;
-
-// Whether value is one of the policy keywords (not an algorithm name).
-bool is_policy_keyword(std::string_view value) noexcept;
+using select::is_policy_keyword;
+using select::Mode;
+using select::parse_mode;
 
 // Measured times of one call: what `optcoll-tune` writes, one per line,
 //     <collective> <p> <bytes> <native us> <optcoll us>
@@ -61,15 +52,5 @@ class Tuning {
  private:
   std::vector<TuningPoint> points_;
 };
-
-// Alpha-beta prices (seconds) of one call: optcoll's default algorithm, and
-// the best classic algorithm an MPI library would pick (the closed forms of
-// model/baselines.hpp), which stands for the native call.
-struct ModelTimes {
-  double optcoll = 0;
-  double native = 0;
-};
-ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, bool commutative,
-                       const model::AlphaBeta& ab);
 
 }  // namespace optcoll::pmpi

@@ -1,14 +1,16 @@
 // Configuration, routing and counters of liboptcoll_pmpi.so (runtime.hpp).
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/datatype.hpp"
+#include "mpi/comm_state.hpp"
+#include "mpi/datatype.hpp"
+#include "mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {
@@ -25,14 +27,9 @@ const char* env(const char* name) {
   return v != nullptr && *v != '\0' ? v : nullptr;
 }
 
-// Rank 0's modes and verbosity, as bytes.
-void broadcast_modes(Config& c) {
-  std::array<std::uint8_t, plan::kCollectives + 1> wire{};
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) wire[i] = static_cast<std::uint8_t>(c.mode[i]);
-  wire.back() = static_cast<std::uint8_t>(c.verbose);
-  mpi::check(PMPI_Bcast(wire.data(), static_cast<int>(wire.size()), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) c.mode[i] = static_cast<Mode>(wire[i]);
-  c.verbose = wire.back();
+// Rank 0's settings, as bytes.
+void broadcast_settings(Config& c) {
+  mpi::check(PMPI_Bcast(&c.settings, sizeof c.settings, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
 }
 
 // Rank 0 reads OPTCOLL_TUNING_FILE; every rank parses its text.
@@ -65,7 +62,7 @@ void count(Op op, Path path) noexcept {
 }
 
 void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std::string& why) {
-  if (g_config.verbose < 2) return;
+  if (g_config.settings.verbose < 2) return;
   int rank = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
@@ -83,7 +80,7 @@ void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std
 void lazy_start() {
   std::lock_guard lock(g_start_mutex);
   if (g_started.load()) return;
-  g_config = config_from_environment();
+  g_config.settings = select::Settings::from_environment();
   if (const char* path = env("OPTCOLL_TUNING_FILE")) {
     std::ifstream in(path);
     std::ostringstream all;
@@ -95,6 +92,86 @@ void lazy_start() {
     }
   }
   g_started.store(true);
+}
+
+// The payload the tuning file is indexed by (ops.def): the vector, all
+// groups together, p blocks for Alltoall, the busiest rank's volume for
+// Alltoallv.
+std::int64_t tuning_bytes(const select::Call& call) {
+  if (call.op == plan::Collective::alltoall) return call.bytes() * call.p;
+  if (call.op == plan::Collective::alltoallv) return call.total;
+  return select::shape_of(call).m;
+}
+
+// `auto`: the tuning file's measurement, else the selection's prediction.
+Path automatic(MPI_Comm comm, const select::Call& call, std::string& why) {
+  if (g_config.tuning.covers(call.op)) {
+    why = "tuning file";
+    return g_config.tuning.optcoll_wins(call.op, call.p, tuning_bytes(call)) ? Path::optcoll : Path::native;
+  }
+  try {
+    const mpi::Choice d = mpi::choose(mpi::comm_state(comm), call, {}, true);
+    if (g_config.settings.verbose >= 2) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "model: optcoll %s %.1f us, classic %s %.1f us",
+                    std::string(d.algorithm->name).c_str(), d.time * 1e6, std::string(d.classic).c_str(),
+                    d.classic_time * 1e6);
+      why = buf;
+    }
+    return d.time >= 0 && d.time < d.classic_time ? Path::optcoll : Path::native;
+  } catch (const Error& e) {
+    why = e.what();
+    return Path::fallback;
+  }
+}
+
+// Per communicator (an attribute): the v-collectives' call counts and
+// agreed routes (route_v()).
+struct Agreed {
+  std::array<std::int64_t, kOps.size()> calls{};
+  std::array<Path, kOps.size()> path{};
+  std::array<std::int64_t, kOps.size()> total{};
+};
+
+int delete_agreed(MPI_Comm, int, void* value, void*) {
+  delete static_cast<Agreed*>(value);
+  return MPI_SUCCESS;
+}
+
+Agreed& agreed(MPI_Comm comm) {
+  static int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    mpi::check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &delete_agreed, &k, nullptr), "MPI_Comm_create_keyval");
+    return k;
+  }();
+  void* value = nullptr;
+  int found = 0;
+  mpi::check(PMPI_Comm_get_attr(comm, keyval, &value, &found), "MPI_Comm_get_attr");
+  if (found != 0) return *static_cast<Agreed*>(value);
+  auto* a = new Agreed;
+  mpi::check(PMPI_Comm_set_attr(comm, keyval, a), "MPI_Comm_set_attr");
+  return *a;
+}
+
+// Elementwise over groups of four int64: max, max, sum, max.
+void agree(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* x = static_cast<const std::int64_t*>(in);
+  auto* y = static_cast<std::int64_t*>(inout);
+  for (int k = 0; k + 3 < *len; k += 4) {
+    y[k] = std::max(y[k], x[k]);
+    y[k + 1] = std::max(y[k + 1], x[k + 1]);
+    y[k + 2] += x[k + 2];
+    y[k + 3] = std::max(y[k + 3], x[k + 3]);
+  }
+}
+
+MPI_Op agree_op() {
+  static MPI_Op op = [] {
+    MPI_Op o = MPI_OP_NULL;
+    mpi::check(PMPI_Op_create(&agree, 1, &o), "MPI_Op_create");
+    return o;
+  }();
+  return op;
 }
 
 }  // namespace
@@ -111,35 +188,20 @@ std::string_view to_string(Path p) noexcept {
   return "?";
 }
 
-Config config_from_environment() {
-  Config c;
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) {
-    const std::string var = mpi::env_name(static_cast<plan::Collective>(i));
-    if (const char* v = env(var.c_str())) c.mode[i] = parse_mode(v);
-  }
-  if (const char* v = env("OPTCOLL_VERBOSE")) {
-    const std::string_view s(v);
-    if (s == "0" || s == "1" || s == "2")
-      c.verbose = s[0] - '0';
-    else
-      std::fprintf(stderr, "optcoll: ignoring OPTCOLL_VERBOSE=%s (expected 0, 1 or 2)\n", v);
-  }
-  return c;
-}
-
 void start() {
   std::lock_guard lock(g_start_mutex);
-  Config c = config_from_environment();
+  Config c;
+  c.settings = select::Settings::from_environment();
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   try {
-    broadcast_modes(c);
+    broadcast_settings(c);
     c.tuning = broadcast_tuning(rank);
   } catch (const Error& e) {
     std::fprintf(stderr, "optcoll: %s; every collective runs natively\n", e.what());
-    c.mode.fill(Mode::native);
+    c.settings.mode.fill(Mode::native);
   }
   g_config = std::move(c);
   g_started.store(true);
@@ -148,7 +210,8 @@ void start() {
   bool needs_model = false;
   for (const OpInfo& o : kOps) {
     const auto i = static_cast<std::size_t>(o.collective);
-    needs_model = needs_model || (g_config.mode[i] == Mode::automatic && !g_config.tuning.covers(o.collective));
+    needs_model =
+        needs_model || (g_config.settings.mode[i] == Mode::automatic && !g_config.tuning.covers(o.collective));
   }
   if (needs_model && size > 1) {
     try {
@@ -161,7 +224,7 @@ void start() {
 
 void stop() {
   if (!g_started.load() || g_stopped.exchange(true)) return;
-  if (g_config.verbose < 1) return;
+  if (g_config.settings.verbose < 1) return;
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) std::fprintf(stderr, "%s\n", summary(rank).c_str());
@@ -206,40 +269,60 @@ std::string summary(int rank) {
   return out;
 }
 
-Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative) {
+Path route(Op op, MPI_Comm comm, const select::Call& call) {
   const plan::Collective c = info(op).collective;
-  const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
+  const Mode mode = g_config.mode(c);
   Path path = Path::native;
   std::string why;
+  const plan::Shape shape = select::shape_of(call);
   if (mode == Mode::native) {
     why = mpi::env_name(c) + "=native";
-  } else if (bytes == 0 || p == 1) {
+  } else if (shape.m == 0 || call.p == 1) {
     why = "nothing to move";
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;
     why = mpi::env_name(c);
-  } else if (bytes < 0) {
-    why = "auto: the payload is not known at every rank";
-  } else if (g_config.tuning.covers(c)) {
-    path = g_config.tuning.optcoll_wins(c, p, bytes) ? Path::optcoll : Path::native;
-    why = "tuning file";
   } else {
-    try {
-      const model::AlphaBeta ab = mpi::block_model(mpi::comm_state(comm)).ab;
-      const ModelTimes t = model_times(c, p, bytes, commutative, ab);
-      path = t.optcoll < t.native ? Path::optcoll : Path::native;
-      if (g_config.verbose >= 2) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "model: optcoll %.1f us, native %.1f us", t.optcoll * 1e6, t.native * 1e6);
-        why = buf;
-      }
-    } catch (const Error& e) {
-      path = Path::fallback;
-      why = e.what();
-    }
+    path = automatic(comm, call, why);
   }
   count(op, path);
-  trace(op, comm, p, bytes, path, why);
+  trace(op, comm, static_cast<int>(call.p), tuning_bytes(call), path, why);
+  return path;
+}
+
+Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
+  const plan::Collective c = info(op).collective;
+  const Mode mode = g_config.mode(c);
+  if (bad != nullptr && mode != Mode::automatic) return fallback(op, comm, bad);
+  if (mode != Mode::automatic || p == 1) {
+    // Forced or native: as route() with an unknown payload.
+    const Path path = mode == Mode::optcoll && p > 1 ? Path::optcoll : Path::native;
+    count(op, path);
+    trace(op, comm, p, -1, path, mode == Mode::optcoll ? mpi::env_name(c) : std::string("nothing to move"));
+    return path;
+  }
+  Agreed& a = agreed(comm);
+  const auto i = static_cast<std::size_t>(op);
+  const std::int64_t n = ++a.calls[i];
+  std::string why = "auto: agreed at an earlier call";
+  if ((n & (n - 1)) == 0) {  // the 1st, 2nd, 4th, ... call: agree
+    // {largest, -smallest, total, bad}: max, max, sum, max (agree_op()).
+    std::int64_t v[4] = {own, -own, own, bad != nullptr ? 1 : 0};
+    mpi::check(PMPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT64_T, agree_op(), comm), "MPI_Allreduce");
+    if (v[3] != 0) {
+      a.path[i] = Path::fallback;
+      why = "auto: some rank's arguments are not optcoll's";
+    } else {
+      select::Call call{.op = c, .p = p, .elem_size = 1, .count = v[0], .smallest = -v[1], .total = v[2]};
+      if (c == plan::Collective::alltoallv) call.count = v[0] / p;  // a message of the busiest rank
+      a.total[i] = v[2];
+      a.path[i] = v[2] == 0 ? Path::native : automatic(comm, call, why);
+    }
+  }
+  Path path = a.path[i];
+  if (bad != nullptr && path == Path::optcoll) path = Path::fallback;  // an erroneous call: PMPI_* reports it
+  count(op, path);
+  trace(op, comm, p, a.total[i], path, why);
   return path;
 }
 

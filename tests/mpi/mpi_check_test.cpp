@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "bad_input_util.hpp"
-#include "optcoll/mpi/agreement.hpp"
+#include "mpi/agreement.hpp"
 #include "optcoll/optcoll.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::test {
 namespace {
@@ -21,10 +22,10 @@ namespace {
 // OPTCOLL_CHECK set for the object's lifetime (every rank).
 class CheckOn {
  public:
-  CheckOn() : env_("OPTCOLL_CHECK", "1") { mpi::refresh_check_setting(); }
+  CheckOn() : env_("OPTCOLL_CHECK", "1") { select::refresh_check_setting(); }
   ~CheckOn() {
     unsetenv("OPTCOLL_CHECK");
-    mpi::refresh_check_setting();
+    select::refresh_check_setting();
   }
   CheckOn(const CheckOn&) = delete;
   CheckOn& operator=(const CheckOn&) = delete;

@@ -17,45 +17,25 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "mpi/executor.hpp"
 #include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
-#include "optcoll/mpi/executor.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/schedule/circulant.hpp"
+#include "optcoll/select/select.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::mpi {
 
 inline constexpr int kTag = 0x0c011;
 
-// Tuning read from the environment of rank 0 (a trivially copyable struct,
-// broadcast as bytes). Zero / empty means "not set".
-struct Settings {
-  double alpha = 0;              // OPTCOLL_ALPHA, seconds per round
-  double beta = 0;               // OPTCOLL_BETA, seconds per byte
-  std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
-  std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
-  std::int64_t block_cap = -1;   // OPTCOLL_BLOCK_CAP: largest block in bytes, 0 none; -1: from the L2 cache
-  std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
-  std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
-  // OPTCOLL_LOGP="L,o,g": LogP parameters in units of kLogpUnit (all three
-  // set, o <= g), replacing the measurement; zero: measure.
-  std::array<std::int64_t, 3> logp{};
-  // OPTCOLL_LOGP_AUTO=1: the automatic selection may pick logp_tree for
-  // small Bcast/Reduce (select_logp.cpp); off by default (DEVELOPERS.md).
-  bool logp_auto = false;
-  // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
-  std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
-
-  // This process's environment; malformed values are reported on stderr and
-  // ignored.
-  static Settings from_environment();
-};
+// Every OPTCOLL_* variable, from rank 0's environment (broadcast as bytes).
+using select::Settings;
 
 // What calibrate() measured on a communicator (zero: not measured). See
 // src/mpi/calibrate.cpp for the method.
@@ -99,7 +79,7 @@ struct BlockModel {
 // (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
 // the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
 // (BENCHMARKS.md, issues 3 and 4).
-inline constexpr std::int64_t kMinBlockCap = 64 << 10;
+using model::kMinBlockCap;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 struct CommState {
@@ -136,18 +116,18 @@ struct CommState {
   std::array<CachedLayout, plan::kCollectives> layouts;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
-  // The algorithm chosen without Options, per (op, commutative, exact): the
-  // environment's settings are fixed for the communicator's lifetime.
-  std::array<const plan::AlgorithmInfo*, 4 * plan::kCollectives> picked{};
-  struct ModelChoice {
-    std::int64_t bytes = -1;
-    std::int64_t count = -1;
-    std::int64_t blocks = 1;
+  // The last decision per collective (select.cpp), reused while the call's
+  // shape and options repeat (the settings and the machine are fixed for
+  // the communicator's lifetime).
+  struct CachedChoice {
+    select::Call call;
+    std::string algorithm;  // Options::algorithm
+    std::int64_t blocks = 0;
+    select::Decision choice;
+    bool priced = false;  // with the predicted times
+    bool valid = false;
   };
-  ModelChoice last_model_choice;  // the block model's last answer
-  // The LogP tree rule's answers (select_logp.cpp): bytes -> logp_tree
-  // wins, per (bcast / reduce) x commutative.
-  std::array<std::map<std::int64_t, bool>, 4> logp_wins;
+  std::array<CachedChoice, plan::kCollectives> choices;
   bool noted_fallback = false;
   bool noted_unknown = false;
 
@@ -157,8 +137,7 @@ struct CommState {
   ~CommState();
 };
 
-// The environment variable naming op's algorithm: OPTCOLL_BCAST, ...
-std::string env_name(plan::Collective op);
+using select::env_name;
 
 // The state cached on comm, built at first use (collective over comm then).
 // comm must be a valid intracommunicator. Throws MpiError.

@@ -30,14 +30,8 @@
 
 namespace optcoll::mpi {
 
-// OPTCOLL_CHECK=1 in this process's environment (read once; settings.cpp).
-// It is read before a communicator's state exists (the check runs before
-// anything else), so it cannot come from rank 0 like the other settings:
-// set it at every rank, as mpiexec does by default.
-bool check_enabled() noexcept;
-// Reads OPTCOLL_CHECK again (tests).
-void refresh_check_setting() noexcept;
-// Agreements run in this process (tests: none while the check is off).
+// The check is on with OPTCOLL_CHECK=1 (select::check_enabled(), each
+// process's own value). Agreements run in this process (tests: none while the check is off).
 std::int64_t agreements_run() noexcept;
 
 // The type signature of count elements of type: its length in basic
