@@ -143,6 +143,46 @@ TEST_F(MpiCheck, Counts) {
   EXPECT_EVERY_RANK(OPTCOLL_Alltoall(a.data(), n, MPI_INT, b.data(), n, MPI_INT, comm), MPI_ERR_COUNT, "alltoall");
 }
 
+// The counts of the collectives not in Counts: one rank's count differs.
+TEST_F(MpiCheck, CountsOfTheOthers) {
+  const bool last = r == p - 1;
+  EXPECT_EVERY_RANK(OPTCOLL_Reduce(a.data(), b.data(), last ? 5 : 8, MPI_INT, MPI_SUM, 0, comm), MPI_ERR_COUNT,
+                    "reduce");
+  EXPECT_EVERY_RANK(OPTCOLL_Scan(a.data(), b.data(), r == 0 ? 0 : 4, MPI_INT, MPI_SUM, comm), MPI_ERR_COUNT,
+                    "scan, 0 at rank 0");
+  EXPECT_EVERY_RANK(OPTCOLL_Reduce_scatter_block(a.data(), b.data(), last ? 3 : 2, MPI_INT, MPI_SUM, comm),
+                    MPI_ERR_COUNT, "reduce_scatter_block");
+  EXPECT_EVERY_RANK(OPTCOLL_Allgather(a.data(), r == 0 ? 3 : 2, MPI_INT, b.data(), r == 0 ? 3 : 2, MPI_INT, comm),
+                    MPI_ERR_COUNT, "allgather, blocks of 3 at rank 0");
+  // Rank p-1 sends 3 to the root, which expects 2 from everyone.
+  EXPECT_EVERY_RANK(OPTCOLL_Gather(a.data(), last ? 3 : 2, MPI_INT, b.data(), 2, MPI_INT, 0, comm), MPI_ERR_COUNT,
+                    "gather");
+  // The root sends 2 to everyone, rank p-1 expects 3.
+  EXPECT_EVERY_RANK(OPTCOLL_Scatter(a.data(), 2, MPI_INT, b.data(), last ? 3 : 2, MPI_INT, 0, comm), MPI_ERR_COUNT,
+                    "scatter");
+  std::vector<int> counts(static_cast<std::size_t>(p), 2);
+  std::vector<int> displs(static_cast<std::size_t>(p));
+  for (int g = 0; g < p; ++g) displs[static_cast<std::size_t>(g)] = 2 * g;
+  OPTCOLL_Request req = OPTCOLL_REQUEST_NULL;
+  EXPECT_EVERY_RANK(OPTCOLL_Scatterv_init(a.data(), counts.data(), displs.data(), MPI_INT, b.data(), last ? 1 : 2,
+                                          MPI_INT, 0, comm, MPI_INFO_NULL, &req),
+                    MPI_ERR_COUNT, "scatterv_init, rank p-1 expects 1");
+  EXPECT_EQ(req, OPTCOLL_REQUEST_NULL);
+  // many_to_many (C++ only): rank 0 sends 3 to rank p-1, which expects 2.
+  std::vector<std::int64_t> recv_counts(static_cast<std::size_t>(p), 2);
+  std::vector<std::int64_t> send_counts = recv_counts;
+  if (r == 0) send_counts[static_cast<std::size_t>(p - 1)] = 3;
+  std::vector<std::int64_t> offsets(static_cast<std::size_t>(p));
+  for (int g = 0; g < p; ++g) offsets[static_cast<std::size_t>(g)] = 4 * g;
+  int code = MPI_SUCCESS;
+  try {
+    many_to_many(a.data(), send_counts, offsets, b.data(), recv_counts, offsets, MPI_INT, comm);
+  } catch (const MpiError& e) {
+    code = e.mpi_class();
+  }
+  EXPECT_EVERY_RANK(code, MPI_ERR_COUNT, "many_to_many");
+}
+
 TEST_F(MpiCheck, Signatures) {
   // Same count, other datatypes: the bytes would be reinterpreted.
   EXPECT_EVERY_RANK(OPTCOLL_Bcast(a.data(), 8, r == 0 ? MPI_INT : MPI_FLOAT, 0, comm), MPI_ERR_TYPE, "bcast");
