@@ -59,20 +59,45 @@ if(OPTCOLL_BUILD_TESTS)
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
   endforeach()
 
+  # Datatypes the OPTCOLL_* calls do not take (extent 0 or negative, a
+  # predefined operator on a derived type), through the same test: reductions
+  # must fall back to PMPI_*, copies and exchanges move bytes, and the output
+  # must not change (tests/pmpi/unsupported_types.c).
+  add_executable(optcoll_pmpi_unsupported_plain tests/pmpi/unsupported_types.c)
+  target_link_libraries(optcoll_pmpi_unsupported_plain PRIVATE MPI::MPI_C)
+  add_executable(optcoll_pmpi_unsupported_linked tests/pmpi/unsupported_types.c)
+  target_link_libraries(optcoll_pmpi_unsupported_linked PRIVATE optcoll_pmpi MPI::MPI_C)
+  foreach(t optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked)
+    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
+  endforeach()
+  foreach(np 3)
+    add_test(NAME pmpi_unsupported.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_unsupported_plain>
+                     $<TARGET_FILE:optcoll_pmpi_unsupported_linked>)
+    set_tests_properties(pmpi_unsupported.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                             ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+  endforeach()
+
   # Every intercepted collective thousands of times on communicators created
-  # and freed, forced through optcoll: results checked, no memory growth
-  # (tests/pmpi/stress_collectives.c); under ASan, LeakSanitizer checks the
-  # rest (scripts/test-sanitizers.sh).
+  # and freed, forced through optcoll (180 rounds: all 15 operations now run
+  # in optcoll, which costs more per round): results checked, no memory growth
+  # (tests/pmpi/stress_collectives.c), optcoll ran every operation (the
+  # verbose summary, tests/pmpi/run_stress_test.sh); under ASan,
+  # LeakSanitizer checks the rest (scripts/test-sanitizers.sh).
   add_executable(optcoll_pmpi_stress tests/pmpi/stress_collectives.c)
   target_link_libraries(optcoll_pmpi_stress PRIVATE optcoll_pmpi MPI::MPI_C)
   set_target_properties(optcoll_pmpi_stress PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
   target_compile_options(optcoll_pmpi_stress PRIVATE -Wall -Wextra -Werror)
   set(_optcoll_forced OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll OPTCOLL_ALLGATHER=optcoll
                       OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll OPTCOLL_GATHER=optcoll
-                      OPTCOLL_SCATTER=optcoll OPTCOLL_VERBOSE=1)
+                      OPTCOLL_SCATTER=optcoll OPTCOLL_ALLTOALL=optcoll OPTCOLL_ALLTOALLV=optcoll
+                      OPTCOLL_SCAN=optcoll OPTCOLL_EXSCAN=optcoll)
   foreach(np 3 4)
-    add_test(NAME pmpi_stress.np${np} COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np}
-                                              $<TARGET_FILE:optcoll_pmpi_stress>)
+    add_test(NAME pmpi_stress.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_stress_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE:optcoll_pmpi_stress> 180)
     set_tests_properties(pmpi_stress.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 600 RESOURCE_LOCK mpi
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced}")
   endforeach()
@@ -99,7 +124,8 @@ if(OPTCOLL_BUILD_TESTS)
                        PROPERTIES LABELS pmpi TIMEOUT 300 RESOURCE_LOCK mpi)
 
   add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
-                                 optcoll_pmpi_shapes_tests optcoll_pmpi_stress optcoll_pmpi_auto_tests)
+                                 optcoll_pmpi_shapes_tests optcoll_pmpi_stress optcoll_pmpi_auto_tests
+                                 optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked)
 endif()
 
 # optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the

@@ -2,10 +2,14 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer: builds the library, the CLI
 # and the non-MPI tests into ./build-asan (RelWithDebInfo, every sanitizer
 # report fatal) and runs them, then short MPI tests under Open MPI with the
-# instrumented MPI layer. The long exhaustive sweeps (listed in `long` below)
+# instrumented MPI layer, then the same MPI tests under MPICH
+# (./build-asan-mpich, the MPI programs only), then ThreadSanitizer
+# (scripts/test-tsan.sh). The long exhaustive sweeps (listed in `long` below)
 # are left out: they run the same code as their short siblings, for more p,
 # and take 5-20x longer under the sanitizers. From scratch on 2 cores: about
-# 7 minutes of build, 3 of non-MPI tests, 20 s of MPI tests.
+# 7 minutes of build, 3 of non-MPI tests, 20 s of MPI tests per MPI, plus
+# the MPICH and TSan builds (with ccache, their MPI-free objects come from
+# the cache).
 #   scripts/test-sanitizers.sh           # everything (about 10 minutes from scratch on 2 cores)
 #   scripts/test-sanitizers.sh -R Cli    # extra ctest arguments for the non-MPI part
 # Suppressions for MPI itself: scripts/sanitizers/lsan.supp (documented there).
@@ -17,17 +21,29 @@ flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  # Paths relative to the source tree, so that build-asan-mpich reuses
+  # build-asan's MPI-free objects.
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 fi
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTCOLL_WARNINGS_AS_ERRORS=ON \
-  -DOPTCOLL_BUILD_BENCH=OFF "${launcher[@]}" \
-  -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-# Every non-MPI test program, the CLI, and the MPI programs run below.
+configure() {  # configure <build dir> [cmake arguments...]
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTCOLL_WARNINGS_AS_ERRORS=ON \
+    -DOPTCOLL_BUILD_BENCH=OFF "${launcher[@]}" \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" "$@" >/dev/null
+}
+configure build-asan
+# The MPI programs run below (under both MPIs).
+mpi_targets=(optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests optcoll_mpi_api_tests optcoll_mpi_bad_input_tests
+  optcoll_mpi_bad_input_tree_tests optcoll_mpi_check_tests optcoll_mpi_differential optcoll_mpi_threads_test
+  optcoll_pmpi optcoll_pmpi_stress)
+mpi_tests='^mpi_(bcast|reduce|api|bad_input|bad_input_tree|check)\.np3$|^mpi_differential\.np(3|5)$'
+mpi_tests+='|^mpi_threads\.np2$|^pmpi_stress\.np3$'
+# Every non-MPI test program, the CLI, and the MPI programs.
 targets=(optcoll_cli optcoll_schedule_tests optcoll_sim_tests optcoll_cli_tests optcoll_trees_tests
-  optcoll_logp_tests optcoll_logp_cli_tests optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests
-  optcoll_mpi_api_tests optcoll_mpi_bad_input_tests optcoll_mpi_differential optcoll_mpi_threads_test
-  optcoll_pmpi optcoll_pmpi_stress optcoll_alltoall_tests optcoll_pmpi_policy_tests)
+  optcoll_logp_tests optcoll_logp_cli_tests optcoll_alltoall_tests optcoll_pmpi_policy_tests "${mpi_targets[@]}")
 cmake --build build-asan --parallel "$(nproc)" --target "${targets[@]}"
 built=$(date +%s)
 
@@ -47,8 +63,18 @@ unit=$(date +%s)
 # and cannot be matched); the suppressions name MPI's libraries only.
 export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 export OMPI_MCA_mca_base_component_disable_dlclose=1
-ctest --test-dir build-asan --output-on-failure \
-  -R '^mpi_(bcast|reduce|api|bad_input)\.np3$|^mpi_differential\.np(3|5)$|^mpi_threads\.np2$|^pmpi_stress\.np3$'
+ctest --test-dir build-asan --output-on-failure -R "$mpi_tests"
+openmpi=$(date +%s)
+
+# The same MPI tests under MPICH: the MPI layer built against it.
+configure build-asan-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
+  -DMPIEXEC_EXECUTABLE="$(command -v mpiexec.mpich)"
+cmake --build build-asan-mpich --parallel "$(nproc)" --target "${mpi_targets[@]}"
+ctest --test-dir build-asan-mpich --output-on-failure -R "$mpi_tests"
+mpich=$(date +%s)
+
+scripts/test-tsan.sh
 end=$(date +%s)
-echo "sanitizers: clean; build $((built - start)) s, non-MPI tests $((unit - built)) s, MPI tests $((end - unit)) s," \
-  "total $((end - start)) s"
+echo "sanitizers: clean; build $((built - start)) s, non-MPI tests $((unit - built)) s," \
+  "MPI tests (Open MPI) $((openmpi - unit)) s, MPICH build and tests $((mpich - openmpi)) s," \
+  "TSan $((end - mpich)) s, total $((end - start)) s"

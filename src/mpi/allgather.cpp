@@ -55,6 +55,14 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
   }
 }
 
+// OPTCOLL_CHECK: the own send matches the own part of recvbuf.
+void own_block(Agreement& agree, const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype,
+               std::int64_t recvcount, MPI_Datatype recvtype) {
+  if (sendbuf == MPI_IN_PLACE) return;
+  agree.sends(agree.rank(), sendtype, sendcount);
+  agree.receives(agree.rank(), recvtype, recvcount);
+}
+
 // Checks of the send side; returns its TypeInfo (empty when in place).
 TypeInfo check_send(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, MPI_Comm comm) {
   if (sendbuf == MPI_IN_PLACE) return {};
@@ -67,39 +75,57 @@ TypeInfo check_send(const void* sendbuf, std::int64_t sendcount, MPI_Datatype se
 
 void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                     std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  const TypeInfo st = check_send(sendbuf, sendcount, sendtype, comm);
-  const CallInfo c = check_call(comm, recvcount, recvtype, 0);
-  check_buffer(recvbuf, recvcount, c.type, "recvbuf");
-  check_algorithm_name(plan::Collective::allgather, options);
+  Agreement agree(comm, plan::Collective::allgather);
+  agree.same_count(recvcount);
+  agree.same_type(recvtype);
+  own_block(agree, sendbuf, sendcount, sendtype, recvcount, recvtype);
+  TypeInfo st;
+  CallInfo c;
+  agree.run([&] {
+    st = check_send(sendbuf, sendcount, sendtype, comm);
+    c = check_call(comm, recvcount, recvtype, 0);
+    check_buffer(recvbuf, recvcount, c.type, "recvbuf");
+    check_algorithm_name(plan::Collective::allgather, options);
+  });
   run_allgather(c, sendbuf, sendcount, st, recvbuf, {}, recvcount, c.size * recvcount * c.type.size, comm, options);
 }
 
 void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
                      MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  const TypeInfo st = check_send(sendbuf, sendcount, sendtype, comm);
-  const CallInfo c = check_call(comm, 0, recvtype, 0);
-  const auto p = static_cast<std::size_t>(c.size);
-  if (recvcounts.size() < p || displs.size() < p)
-    throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts and displs need one entry per rank");
-  // Displacements may be negative or in any order: the layout's offsets
-  // are taken from the lowest displacement of a non-empty group.
+  Agreement agree(comm, plan::Collective::allgather);
+  agree.same_counts(recvcounts);
+  agree.same_type(recvtype);
+  if (agree.active() && recvcounts.size() > static_cast<std::size_t>(agree.rank()))
+    own_block(agree, sendbuf, sendcount, sendtype, recvcounts[static_cast<std::size_t>(agree.rank())], recvtype);
+  TypeInfo st;
+  CallInfo c;
   std::int64_t lowest = 0;
-  bool any = false;
   std::int64_t largest = 0;
   std::int64_t total = 0;
-  for (std::size_t g = 0; g < p; ++g) {
-    if (recvcounts[g] < 0)
-      throw MpiError(MPI_ERR_COUNT, "optcoll: recvcounts[" + std::to_string(g) +
-                                        "] = " + std::to_string(recvcounts[g]) + " is negative");
-    if (recvcounts[g] == 0) continue;
-    lowest = any ? std::min(lowest, displs[g]) : displs[g];
-    any = true;
-    largest = std::max(largest, recvcounts[g]);
-    total += recvcounts[g];
-  }
-  check_buffer(recvbuf, total, c.type, "recvbuf");
-  check_algorithm_name(plan::Collective::allgather, options);
+  agree.run([&] {
+    st = check_send(sendbuf, sendcount, sendtype, comm);
+    c = check_call(comm, 0, recvtype, 0);
+    const auto p = static_cast<std::size_t>(c.size);
+    if (recvcounts.size() < p || displs.size() < p)
+      throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts and displs need one entry per rank");
+    // Displacements may be negative or in any order: the layout's offsets
+    // are taken from the lowest displacement of a non-empty group.
+    bool any = false;
+    for (std::size_t g = 0; g < p; ++g) {
+      if (recvcounts[g] < 0)
+        throw MpiError(MPI_ERR_COUNT, "optcoll: recvcounts[" + std::to_string(g) +
+                                          "] = " + std::to_string(recvcounts[g]) + " is negative");
+      if (recvcounts[g] == 0) continue;
+      lowest = any ? std::min(lowest, displs[g]) : displs[g];
+      any = true;
+      largest = std::max(largest, recvcounts[g]);
+      total += recvcounts[g];
+    }
+    check_buffer(recvbuf, total, c.type, "recvbuf");
+    check_algorithm_name(plan::Collective::allgather, options);
+  });
+  const auto p = static_cast<std::size_t>(c.size);
   std::vector<plan::Segment> groups(p);
   for (std::size_t g = 0; g < p; ++g)
     if (recvcounts[g] > 0) groups[g] = {displs[g] - lowest, recvcounts[g]};

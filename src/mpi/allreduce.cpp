@@ -20,14 +20,21 @@
 namespace optcoll::mpi {
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     const Options& options) {
-  const CallInfo c = check_call(comm, count, type, 0);
-  check_op(op, c);
+  Agreement agree(comm, plan::Collective::allreduce);
+  agree.same_op(op);
+  agree.same_count(count);
+  agree.same_type(type);
+  CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
-  check_buffer(recvbuf, count, c.type, "recvbuf");
-  if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
-    throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
-  check_algorithm_name(plan::Collective::allreduce, options);
+  agree.run([&] {
+    c = check_call(comm, count, type, 0);
+    check_op(op, c);
+    if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
+    check_buffer(recvbuf, count, c.type, "recvbuf");
+    if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
+      throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
+    check_algorithm_name(plan::Collective::allreduce, options);
+  });
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;

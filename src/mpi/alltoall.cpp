@@ -79,6 +79,19 @@ void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, 
   }
 }
 
+void agree_pairs(Agreement& agree, const void* sendbuf, std::span<const std::int64_t> sendcounts, MPI_Datatype sendtype,
+                 std::span<const std::int64_t> recvcounts, MPI_Datatype recvtype) {
+  if (!agree.active()) return;
+  const auto p = static_cast<std::size_t>(agree.size());
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const std::span<const std::int64_t> sc = in_place ? recvcounts : sendcounts;
+  for (std::size_t j = 0; j < p; ++j) {
+    // (Too short an array is the call's own error, reported by its checks.)
+    if (j < sc.size()) agree.sends(static_cast<int>(j), in_place ? recvtype : sendtype, sc[j]);
+    if (j < recvcounts.size()) agree.receives(static_cast<int>(j), recvtype, recvcounts[j]);
+  }
+}
+
 void copy_own(const Side& send, const Side& recv) {
   const plan::Segment& a = send.groups[0];
   const plan::Segment& b = recv.groups[0];
@@ -120,17 +133,26 @@ void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, s
 
 void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, recvcount, recvtype, 0);
-  check_buffer(recvbuf, recvcount, c.type, "recvbuf");
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  TypeInfo st = c.type;
-  if (!in_place) {
-    st = check_call(comm, sendcount, sendtype, 0).type;
-    check_buffer(sendbuf, sendcount, st, "sendbuf");
-    if (sendcount * st.size != recvcount * c.type.size)
-      throw MpiError(MPI_ERR_TRUNCATE, "optcoll: Alltoall's send and receive block sizes differ");
+  Agreement agree(comm, plan::Collective::alltoall);
+  for (int j = 0; agree.active() && j < agree.size(); ++j) {
+    agree.sends(j, in_place ? recvtype : sendtype, in_place ? recvcount : sendcount);
+    agree.receives(j, recvtype, recvcount);
   }
-  check_algorithm_name(plan::Collective::alltoall, options);
+  CallInfo c;
+  TypeInfo st;
+  agree.run([&] {
+    c = check_call(comm, recvcount, recvtype, 0);
+    check_buffer(recvbuf, recvcount, c.type, "recvbuf");
+    st = c.type;
+    if (!in_place) {
+      st = check_call(comm, sendcount, sendtype, 0).type;
+      check_buffer(sendbuf, sendcount, st, "sendbuf");
+      if (sendcount * st.size != recvcount * c.type.size)
+        throw MpiError(MPI_ERR_TRUNCATE, "optcoll: Alltoall's send and receive block sizes differ");
+    }
+    check_algorithm_name(plan::Collective::alltoall, options);
+  });
   const std::int64_t block_bytes = recvcount * c.type.size;
   if (block_bytes == 0) return;  // equal at every rank: nothing moves anywhere
   const auto p = static_cast<std::size_t>(c.size);
@@ -146,14 +168,20 @@ void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcount
                     std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, 0, recvtype, 0);
-  exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
-  TypeInfo st = c.type;
-  if (sendbuf != MPI_IN_PLACE) {
-    st = check_call(comm, 0, sendtype, 0).type;
-    exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, st, "sendbuf");
-  }
-  check_algorithm_name(plan::Collective::alltoallv, options);
+  Agreement agree(comm, plan::Collective::alltoallv);
+  exchange::agree_pairs(agree, sendbuf, sendcounts, sendtype, recvcounts, recvtype);
+  CallInfo c;
+  TypeInfo st;
+  agree.run([&] {
+    c = check_call(comm, 0, recvtype, 0);
+    exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
+    st = c.type;
+    if (sendbuf != MPI_IN_PLACE) {
+      st = check_call(comm, 0, sendtype, 0).type;
+      exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, st, "sendbuf");
+    }
+    check_algorithm_name(plan::Collective::alltoallv, options);
+  });
   run_alltoall(c, plan::Collective::alltoallv, sendbuf, sendcounts, sdispls, st, recvbuf, recvcounts, rdispls, c.type,
                0, comm, options);
 }

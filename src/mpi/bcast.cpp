@@ -5,9 +5,16 @@
 namespace optcoll::mpi {
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, count, type, root);
-  check_buffer(buffer, count, c.type, "buffer");
-  check_algorithm_name(plan::Collective::bcast, options);
+  Agreement agree(comm, plan::Collective::bcast);
+  agree.same_root(root);
+  agree.same_count(count);
+  agree.same_type(type);
+  CallInfo c;
+  agree.run([&] {
+    c = check_call(comm, count, type, root);
+    check_buffer(buffer, count, c.type, "buffer");
+    check_algorithm_name(plan::Collective::bcast, options);
+  });
   if (count == 0 || c.type.size == 0 || c.size == 1) return;
   CommState& s = c.comm_state(comm);
   const Choice choice =

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mpi/agreement.hpp"
 #include "mpi/comm_state.hpp"
 #include "mpi/datatype.hpp"
 #include "mpi/select.hpp"

@@ -44,4 +44,9 @@ void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, 
 // p = 1: the own group, send -> receive (MPI_ERR_TRUNCATE if sizes differ).
 void copy_own(const Side& send, const Side& recv);
 
+// OPTCOLL_CHECK: this rank's messages to every rank and from every rank
+// (with MPI_IN_PLACE the receive side's), for the pairs to match up.
+void agree_pairs(Agreement& agree, const void* sendbuf, std::span<const std::int64_t> sendcounts, MPI_Datatype sendtype,
+                 std::span<const std::int64_t> recvcounts, MPI_Datatype recvtype);
+
 }  // namespace optcoll::mpi::exchange

@@ -10,29 +10,42 @@ namespace optcoll::mpi {
 
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
-  check_tree_algorithm(options.algorithm, "gather", "binomial");
-  const bool is_root = c.rank == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+  Agreement agree(comm, plan::Collective::gather);
+  agree.same_root(root);
+  if (agree.active()) {
+    if (!in_place) agree.sends(root, sendtype, sendcount);
+    if (agree.rank() == root)
+      for (int i = 0; i < agree.size(); ++i)
+        if (i != root || !in_place) agree.receives(i, recvtype, recvcount);
+  }
+  CallInfo c;
   TreeArgs a;
-  a.op = plan::Collective::gather;
-  a.is_root = is_root;
-  a.rank = c.rank;
-  if (!in_place) {
-    a.mine_type = check_call(comm, sendcount, sendtype, root).type;
-    check_buffer(sendbuf, sendcount, a.mine_type, "sendbuf");
-    a.mine = sendbuf;
-    a.mine_count = sendcount;
-  }
-  std::int64_t b = sendcount * a.mine_type.size;  // bytes per rank
-  if (is_root) {
-    a.all_type = check_call(comm, recvcount, recvtype, root).type;
-    check_buffer(recvbuf, recvcount, a.all_type, "recvbuf");
-    b = recvcount * a.all_type.size;
-    if (!in_place && sendcount * a.mine_type.size != b)
-      throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
-  }
+  std::int64_t b = 0;  // bytes per rank
+  agree.run([&] {
+    c = check_call(comm, 0, MPI_BYTE, root);
+    check_tree_algorithm(options.algorithm, "gather", "binomial");
+    const bool is_root = c.rank == root;
+    if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+    a.op = plan::Collective::gather;
+    a.is_root = is_root;
+    a.rank = c.rank;
+    if (!in_place) {
+      a.mine_type = check_call(comm, sendcount, sendtype, root).type;
+      check_buffer(sendbuf, sendcount, a.mine_type, "sendbuf");
+      a.mine = sendbuf;
+      a.mine_count = sendcount;
+    }
+    b = sendcount * a.mine_type.size;
+    if (is_root) {
+      a.all_type = check_call(comm, recvcount, recvtype, root).type;
+      check_buffer(recvbuf, recvcount, a.all_type, "recvbuf");
+      b = recvcount * a.all_type.size;
+      if (!in_place && sendcount * a.mine_type.size != b)
+        throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
+    }
+  });
+  const bool is_root = c.rank == root;
   if (b == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;

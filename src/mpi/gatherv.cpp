@@ -33,29 +33,39 @@ IrregularCall prepare_gatherv(const void* sendbuf, std::int64_t sendcount, MPI_D
                               std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
   IrregularCall call;
-  call.c = check_call(comm, 0, MPI_BYTE, root);
-  const bool is_root = call.c.rank == root;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
-  TreeArgs& a = call.a;
-  a.op = plan::Collective::gather;
-  a.is_root = is_root;
-  a.rank = call.c.rank;
-  if (!in_place) {
-    a.mine_type = check_call(comm, sendcount, sendtype, root).type;
-    check_buffer(sendbuf, sendcount, a.mine_type, "sendbuf");
-    a.mine = sendbuf;
-    a.mine_count = sendcount;
+  Agreement agree(comm, plan::Collective::gather);
+  agree.same_root(root);
+  if (agree.active()) {
+    if (!in_place) agree.sends(root, sendtype, sendcount);
+    if (agree.rank() == root && recvcounts.size() >= static_cast<std::size_t>(agree.size()))
+      for (int i = 0; i < agree.size(); ++i)
+        if (i != root || !in_place) agree.receives(i, recvtype, recvcounts[static_cast<std::size_t>(i)]);
   }
-  call.my_bytes = sendcount * a.mine_type.size;
-  if (is_root) {
-    a.all_type = check_call(comm, 0, recvtype, root).type;
-    a.groups = root_groups(call.c.size, recvcounts, displs, recvbuf, a.all_type, "recvbuf");
-    a.all = recvbuf;
-    call.my_bytes = a.groups[static_cast<std::size_t>(root)].count * a.all_type.size;
-    if (!in_place && sendcount * a.mine_type.size != call.my_bytes)
-      throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
-  }
+  agree.run([&] {
+    call.c = check_call(comm, 0, MPI_BYTE, root);
+    const bool is_root = call.c.rank == root;
+    if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+    TreeArgs& a = call.a;
+    a.op = plan::Collective::gather;
+    a.is_root = is_root;
+    a.rank = call.c.rank;
+    if (!in_place) {
+      a.mine_type = check_call(comm, sendcount, sendtype, root).type;
+      check_buffer(sendbuf, sendcount, a.mine_type, "sendbuf");
+      a.mine = sendbuf;
+      a.mine_count = sendcount;
+    }
+    call.my_bytes = sendcount * a.mine_type.size;
+    if (is_root) {
+      a.all_type = check_call(comm, 0, recvtype, root).type;
+      a.groups = root_groups(call.c.size, recvcounts, displs, recvbuf, a.all_type, "recvbuf");
+      a.all = recvbuf;
+      call.my_bytes = a.groups[static_cast<std::size_t>(root)].count * a.all_type.size;
+      if (!in_place && sendcount * a.mine_type.size != call.my_bytes)
+        throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
+    }
+  });
   return call;
 }
 

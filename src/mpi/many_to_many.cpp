@@ -18,11 +18,16 @@ void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendco
                        std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
                        std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm,
                        const Options& options) {
-  const CallInfo c = check_call(comm, 0, type, 0);
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
-  if (!in_place) exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, c.type, "sendbuf");
-  check_algorithm_name(plan::Collective::many_to_many, options);
+  Agreement agree(comm, plan::Collective::many_to_many);
+  exchange::agree_pairs(agree, sendbuf, sendcounts, type, recvcounts, type);
+  CallInfo c;
+  agree.run([&] {
+    c = check_call(comm, 0, type, 0);
+    exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
+    if (!in_place) exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, c.type, "sendbuf");
+    check_algorithm_name(plan::Collective::many_to_many, options);
+  });
   ByteBuffer send_stage, recv_stage;
   const exchange::Side send =
       in_place ? exchange::make_side(recvbuf, recvcounts, rdispls, c.size, c.type, send_stage, true, true)

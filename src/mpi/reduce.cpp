@@ -10,18 +10,27 @@ namespace optcoll::mpi {
 
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
                  MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, count, type, root);
-  check_op(op, c);
-  const bool is_root = c.rank == root;
+  Agreement agree(comm, plan::Collective::reduce);
+  agree.same_root(root);
+  agree.same_op(op);
+  agree.same_count(count);
+  agree.same_type(type);
+  CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
-  if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
-  if (is_root) {
-    check_buffer(recvbuf, count, c.type, "recvbuf");
-    if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
-      throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
-  }
-  check_algorithm_name(plan::Collective::reduce, options);
+  agree.run([&] {
+    c = check_call(comm, count, type, root);
+    check_op(op, c);
+    const bool is_root = c.rank == root;
+    if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+    if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
+    if (is_root) {
+      check_buffer(recvbuf, count, c.type, "recvbuf");
+      if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
+        throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
+    }
+    check_algorithm_name(plan::Collective::reduce, options);
+  });
+  const bool is_root = c.rank == root;
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;

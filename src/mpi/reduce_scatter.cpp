@@ -14,18 +14,24 @@
 namespace optcoll::mpi {
 namespace {
 
+// The checks of both, after check_call: own = this rank's result elements.
+void check_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::int64_t own, std::int64_t total,
+                          MPI_Op op, const Options& options) {
+  check_op(op, c);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  check_buffer(in_place ? recvbuf : sendbuf, total, c.type, in_place ? "recvbuf" : "sendbuf");
+  check_buffer(recvbuf, own, c.type, "recvbuf");
+  check_algorithm_name(plan::Collective::reduce_scatter, options);
+}
+
 // groups: the v-variant's (empty: p groups of total / p, the plan's default
 // layout, compared by its spec rather than group by group).
 void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::vector<plan::Segment> groups,
                         std::int64_t largest, std::int64_t total, MPI_Op op, MPI_Comm comm, const Options& options) {
   const bool regular = groups.empty();
-  check_op(op, c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const plan::Segment own =
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
-  check_buffer(in_place ? recvbuf : sendbuf, total, c.type, in_place ? "recvbuf" : "sendbuf");
-  check_buffer(recvbuf, own.count, c.type, "recvbuf");
-  check_algorithm_name(plan::Collective::reduce_scatter, options);
   if (total == 0 || c.type.size == 0) return;
   const void* input = in_place ? recvbuf : sendbuf;
   ByteBuffer tmp;
@@ -63,26 +69,43 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
 
 void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
                                MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, recvcount, type, 0);
+  Agreement agree(comm, plan::Collective::reduce_scatter);
+  agree.same_op(op);
+  agree.same_count(recvcount);
+  agree.same_type(type);
+  CallInfo c;
+  agree.run([&] {
+    c = check_call(comm, recvcount, type, 0);
+    check_reduce_scatter(c, sendbuf, recvbuf, recvcount, c.size * recvcount, op, options);
+  });
   run_reduce_scatter(c, sendbuf, recvbuf, {}, recvcount, c.size * recvcount, op, comm, options);
 }
 
 void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
                          MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, 0, type, 0);
-  const auto p = static_cast<std::size_t>(c.size);
-  if (recvcounts.size() < p) throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts needs one entry per rank");
-  std::vector<plan::Segment> groups(p);
+  Agreement agree(comm, plan::Collective::reduce_scatter);
+  agree.same_op(op);
+  agree.same_counts(recvcounts);
+  agree.same_type(type);
+  CallInfo c;
+  std::vector<plan::Segment> groups;
   std::int64_t at = 0;
   std::int64_t largest = 0;
-  for (std::size_t g = 0; g < p; ++g) {
-    if (recvcounts[g] < 0)
-      throw MpiError(MPI_ERR_COUNT, "optcoll: recvcounts[" + std::to_string(g) +
-                                        "] = " + std::to_string(recvcounts[g]) + " is negative");
-    groups[g] = {at, recvcounts[g]};
-    at += recvcounts[g];
-    largest = std::max(largest, recvcounts[g]);
-  }
+  agree.run([&] {
+    c = check_call(comm, 0, type, 0);
+    const auto p = static_cast<std::size_t>(c.size);
+    if (recvcounts.size() < p) throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts needs one entry per rank");
+    groups.resize(p);
+    for (std::size_t g = 0; g < p; ++g) {
+      if (recvcounts[g] < 0)
+        throw MpiError(MPI_ERR_COUNT, "optcoll: recvcounts[" + std::to_string(g) +
+                                          "] = " + std::to_string(recvcounts[g]) + " is negative");
+      groups[g] = {at, recvcounts[g]};
+      at += recvcounts[g];
+      largest = std::max(largest, recvcounts[g]);
+    }
+    check_reduce_scatter(c, sendbuf, recvbuf, groups[static_cast<std::size_t>(c.rank)].count, at, op, options);
+  });
   run_reduce_scatter(c, sendbuf, recvbuf, std::move(groups), largest, at, op, comm, options);
 }
 

@@ -17,15 +17,26 @@ namespace optcoll::mpi {
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm, const Options& options) {
   const bool exclusive = kind == plan::Collective::exscan;
-  const CallInfo c = check_call(comm, count, type, 0);
-  check_op(op, c);
+  Agreement agree(comm, kind);
+  agree.same_op(op);
+  agree.same_count(count);
+  agree.same_type(type);
+  CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
-  // Exscan's rank 0 receives nothing; MPI still lets it pass a buffer.
-  if (!exclusive || c.rank != 0) check_buffer(recvbuf, count, c.type, "recvbuf");
-  if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
-    throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
-  check_algorithm_name(kind, options);
+  agree.run([&] {
+    c = check_call(comm, count, type, 0);
+    check_op(op, c);
+    if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
+    // Exscan's rank 0 receives nothing; MPI still lets it pass a buffer (or
+    // NULL), but not MPI_IN_PLACE, which every rank rejects alike.
+    if (!exclusive || c.rank != 0)
+      check_buffer(recvbuf, count, c.type, "recvbuf");
+    else if (recvbuf == MPI_IN_PLACE)
+      throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is not a valid recvbuf");
+    if (!in_place && sendbuf == recvbuf && count > 0 && c.type.size > 0)
+      throw MpiError(MPI_ERR_BUFFER, "optcoll: sendbuf and recvbuf alias (use MPI_IN_PLACE)");
+    check_algorithm_name(kind, options);
+  });
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     // Scan of one rank is its own input; Exscan's only rank has no result.

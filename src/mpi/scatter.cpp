@@ -9,29 +9,42 @@ namespace optcoll::mpi {
 
 void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
-  const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
-  check_tree_algorithm(options.algorithm, "scatter", "binomial");
-  const bool is_root = c.rank == root;
   const bool in_place = recvbuf == MPI_IN_PLACE;
-  if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+  Agreement agree(comm, plan::Collective::scatter);
+  agree.same_root(root);
+  if (agree.active()) {
+    if (!in_place) agree.receives(root, recvtype, recvcount);
+    if (agree.rank() == root)
+      for (int i = 0; i < agree.size(); ++i)
+        if (i != root || !in_place) agree.sends(i, sendtype, sendcount);
+  }
+  CallInfo c;
   TreeArgs a;
-  a.op = plan::Collective::scatter;
-  a.is_root = is_root;
-  a.rank = c.rank;
-  if (!in_place) {
-    a.mine_type = check_call(comm, recvcount, recvtype, root).type;
-    check_buffer(recvbuf, recvcount, a.mine_type, "recvbuf");
-    a.mine = recvbuf;
-    a.mine_count = recvcount;
-  }
-  std::int64_t b = recvcount * a.mine_type.size;  // bytes per rank
-  if (is_root) {
-    a.all_type = check_call(comm, sendcount, sendtype, root).type;
-    check_buffer(sendbuf, sendcount, a.all_type, "sendbuf");
-    b = sendcount * a.all_type.size;
-    if (!in_place && recvcount * a.mine_type.size != b)
-      throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
-  }
+  std::int64_t b = 0;  // bytes per rank
+  agree.run([&] {
+    c = check_call(comm, 0, MPI_BYTE, root);
+    check_tree_algorithm(options.algorithm, "scatter", "binomial");
+    const bool is_root = c.rank == root;
+    if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
+    a.op = plan::Collective::scatter;
+    a.is_root = is_root;
+    a.rank = c.rank;
+    if (!in_place) {
+      a.mine_type = check_call(comm, recvcount, recvtype, root).type;
+      check_buffer(recvbuf, recvcount, a.mine_type, "recvbuf");
+      a.mine = recvbuf;
+      a.mine_count = recvcount;
+    }
+    b = recvcount * a.mine_type.size;
+    if (is_root) {
+      a.all_type = check_call(comm, sendcount, sendtype, root).type;
+      check_buffer(sendbuf, sendcount, a.all_type, "sendbuf");
+      b = sendcount * a.all_type.size;
+      if (!in_place && recvcount * a.mine_type.size != b)
+        throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the root's send and receive signatures differ");
+    }
+  });
+  const bool is_root = c.rank == root;
   if (b == 0) return;
   if (c.size == 1) {
     ByteBuffer tmp;

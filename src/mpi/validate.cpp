@@ -4,6 +4,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "mpi/validate.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -25,24 +26,8 @@ const TypeInfo& named_type_info(MPI_Datatype type) {
   return e.info;
 }
 
-}  // namespace
-
-CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
-  CallInfo c;
-  if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
-  c.state = find_comm_state(comm);
-  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
-    c.size = c.state->size;
-    c.rank = c.state->rank;
-  } else {
-    int inter = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-      throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
-    if (inter != 0) throw MpiError(MPI_ERR_COMM, "optcoll: intercommunicators are not supported");
-    check(PMPI_Comm_size(comm, &c.size), "MPI_Comm_size");
-    check(PMPI_Comm_rank(comm, &c.rank), "MPI_Comm_rank");
-  }
-  if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+// The datatype part of check_call.
+void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
   if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
   int ni = 0;
   int na = 0;
@@ -68,10 +53,55 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
   // counts are 64-bit).
   if (count > 0 && (c.type.extent > 0 ? count - 1 > (INT64_MAX - c.type.true_extent) / c.type.extent : false))
     throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
+}
+
+}  // namespace
+
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
+  CallInfo c;
+  if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
+  c.state = find_comm_state(comm);
+  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
+    c.size = c.state->size;
+    c.rank = c.state->rank;
+  } else {
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+      throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
+    if (inter != 0) throw MpiError(MPI_ERR_COMM, "optcoll: intercommunicators are not supported");
+    check(PMPI_Comm_size(comm, &c.size), "MPI_Comm_size");
+    check(PMPI_Comm_rank(comm, &c.rank), "MPI_Comm_rank");
+  }
+  if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+  check_type(count, type, c);
   if (root < 0 || root >= c.size)
     throw MpiError(MPI_ERR_ROOT,
                    "optcoll: root " + std::to_string(root) + " outside [0, " + std::to_string(c.size) + ")");
   return c;
+}
+
+const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept {
+  try {
+    CallInfo c;
+    check_type(count, type, c);
+  } catch (...) {
+    return "a datatype optcoll does not take";
+  }
+  return nullptr;
+}
+
+const char* unsupported_reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+  try {
+    CallInfo c;
+    check_type(count, type, c);
+    check_op(op, c);
+  } catch (const MpiError& e) {
+    return e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
+                                       : "a datatype optcoll does not take";
+  } catch (...) {
+    return "a datatype optcoll does not take";
+  }
+  return nullptr;
 }
 
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what) {

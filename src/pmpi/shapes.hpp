@@ -5,7 +5,11 @@
 // Every adapter starts the same way (Gate): not routed before MPI_Init or
 // after MPI_Finalize; PMPI_* for MPI_COMM_NULL, intercommunicators and any
 // argument optcoll does not take (counted as fallbacks; the native call
-// raises the MPI error, if any). Optcoll's own errors are raised through
+// raises the MPI error, if any): invalid arguments, and reductions on
+// datatypes or with operators optcoll does not take (extent <= 0 with more
+// than one element, a predefined operator on a derived datatype, ...),
+// which MPI may well accept. Copy collectives and exchanges take any
+// datatype: they move bytes (bytes.hpp). Optcoll's own errors are raised through
 // the communicator's error handler by the OPTCOLL_* functions; errors of the
 // adapters themselves (packing, memory) by guarded().
 #pragma once
@@ -18,6 +22,7 @@
 
 #include "bytes.hpp"
 #include "mpi/select.hpp"
+#include "mpi/validate.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 
@@ -52,7 +57,8 @@ struct Gate {
     }
   }
   // A reduction of count elements of type with op as every rank knows it
-  // (`bad` set when the arguments are invalid).
+  // (`bad` set when the arguments are invalid, or when optcoll does not
+  // take the datatype or operator: reduction_supported).
   select::Call reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
     select::Call c;
     c.elem_size = std::max<std::int64_t>(payload(1, type), 1);
@@ -62,8 +68,15 @@ struct Gate {
     if (bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
       bad = "invalid MPI_Op";
     c.commutative = commutative != 0;
+    reduction_supported(count, type, op);
     c.exact = bad == nullptr && mpi::exact_reduction(op, type);
     return c;
+  }
+  // A reduction's datatype and operator on buffers of count elements:
+  // optcoll takes them (mpi::unsupported_reduction), else `bad`. The same at
+  // every rank: MPI requires the same count, datatype and op everywhere.
+  void reduction_supported(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+    if (bad == nullptr) bad = mpi::unsupported_reduction(count, type, op);
   }
   void check_root(int root) noexcept {
     if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";
@@ -89,6 +102,13 @@ struct Gate {
     return route_v(op, comm, size, own, bad) == Path::optcoll;
   }
 };
+
+// A rank's own bytes where only it knows them (v collectives, forced
+// optcoll; packed exchanges): at most INT_MAX, else MPI_ERR_COUNT.
+inline int own_bytes(std::int64_t bytes) {
+  if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
+  return static_cast<int>(bytes);
+}
 
 // Runs f (returning an MPI code, already raised through comm's error
 // handler if it is an error); exceptions become MPI error codes raised

@@ -1,7 +1,11 @@
 // Shapes of the personalized exchanges (shapes.hpp): MPI_Alltoall and
 // MPI_Alltoallv. OPTCOLL_Alltoall(v) take any datatypes with matching
 // signatures themselves (they move bytes, src/mpi/exchange.hpp), so the
-// arguments go through unchanged.
+// arguments go through unchanged, except a block of more than one element
+// of a datatype OPTCOLL_Alltoall does not take (extent <= 0): that rank
+// packs its buffers (SegmentedBytes) and passes bytes, without changing the
+// route (the other ranks may pass other datatypes). Such a rank's buffers
+// must hold at most INT_MAX bytes (MPI_ERR_COUNT otherwise).
 //
 // The route's payload is what every rank knows: for Alltoall the block's
 // bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE: equal at
@@ -10,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "shapes.hpp"
 
@@ -35,7 +40,33 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
   const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
   if (!in_place) g.payload(recvcount, recvtype);
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return Native OPTCOLL_PMPI_ARGS_alltoall;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoall; });
+  const bool as_bytes = mpi::unsupported_datatype(recvcount, recvtype) != nullptr ||
+                        (!in_place && mpi::unsupported_datatype(sendcount, sendtype) != nullptr);
+  return guarded(comm, [&] {
+    if (!as_bytes) return Optcoll OPTCOLL_PMPI_ARGS_alltoall;
+    const auto p = static_cast<std::size_t>(g.size);
+    std::vector<int> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
+    own_bytes(std::int64_t{g.size} * std::max(recvcount, in_place ? 0 : sendcount));  // the displacements fit
+    for (std::size_t j = 0; j < p; ++j) {
+      rd[j] = static_cast<int>(j) * recvcount;
+      sd[j] = static_cast<int>(j) * sendcount;
+    }
+    SegmentedBytes recv(recvbuf, rc, rd, recvtype);
+    own_bytes(recv.total());
+    const int bytes = recv.byte_counts()[0];
+    int rc_code = MPI_SUCCESS;
+    if (in_place) {
+      for (std::size_t j = 0; j < p; ++j) recv.load(j, comm);
+      rc_code = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+    } else {
+      SegmentedBytes send(sendbuf, sc, sd, sendtype);
+      own_bytes(send.total());
+      for (std::size_t j = 0; j < p; ++j) send.load(j, comm);
+      rc_code = Optcoll(send.data(), send.byte_counts()[0], MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+    }
+    if (rc_code == MPI_SUCCESS) recv.store(comm);
+    return rc_code;
+  });
 }
 
 template <Op kOp, auto Optcoll, auto Native>

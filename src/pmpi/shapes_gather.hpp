@@ -53,12 +53,6 @@ inline std::int64_t regular_total(Gate& g, std::int64_t per_rank) {
   return total;
 }
 
-// A rank's own bytes in a v collective (forced optcoll only).
-inline int own_bytes(std::int64_t bytes) {
-  if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
-  return static_cast<int>(bytes);
-}
-
 template <Op kOp, auto Optcoll, auto Native>
 int allgather OPTCOLL_PMPI_PARAMS_allgather {
   Gate g(comm);

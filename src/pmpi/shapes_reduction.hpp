@@ -2,6 +2,8 @@
 // MPI_Scan and MPI_Exscan (one argument list), MPI_Reduce_scatter_block and
 // MPI_Reduce_scatter. MPI requires the same datatype (and counts) at every
 // rank, which is optcoll's contract too: the arguments go through unchanged.
+// A datatype or operator optcoll does not take (reduction_supported) goes
+// to PMPI_* at every rank alike.
 #pragma once
 
 #include "shapes.hpp"
@@ -31,8 +33,10 @@ int allreduce OPTCOLL_PMPI_PARAMS_allreduce {
 template <Op kOp, auto Optcoll, auto Native>
 int reduce_scatter_block OPTCOLL_PMPI_PARAMS_reduce_scatter_block {
   Gate g(comm);
-  if (!g.active || !g.optcoll(kOp, comm, g.reduction(recvcount, datatype, op)))
-    return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
+  if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
+  const select::Call call = g.reduction(recvcount, datatype, op);
+  g.reduction_supported(std::int64_t{recvcount} * g.size, datatype, op);  // the send buffer's elements
+  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter_block; });
 }
 
@@ -52,6 +56,7 @@ int reduce_scatter OPTCOLL_PMPI_PARAMS_reduce_scatter {
   }
   select::Call call = g.reduction(largest, datatype, op);
   if (g.bad == nullptr && total > INT_MAX) g.bad = "invalid count";
+  g.reduction_supported(total, datatype, op);
   call.smallest = smallest;
   call.total = total;
   if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;

@@ -1,4 +1,5 @@
 // Every OPTCOLL_* variable (select/settings.hpp).
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -67,6 +68,18 @@ void name(const char* var, std::array<char, N>& out, Mode& mode) {
   std::strncpy(out.data(), v, out.size() - 1);
 }
 
+// OPTCOLL_CHECK: -1 not read yet, else 0 or 1.
+std::atomic<int> g_check{-1};
+
+int read_check() {
+  const char* v = env("OPTCOLL_CHECK");
+  if (v == nullptr) return 0;
+  const std::string_view s(v);
+  if (s == "0" || s == "1") return s == "1" ? 1 : 0;
+  ignored("OPTCOLL_CHECK", v, "expected 0 or 1");
+  return 0;
+}
+
 constexpr Variable kVariables[] = {
     {"OPTCOLL_<OP>", "auto, optcoll, native, or an algorithm name",
      "per collective (OPTCOLL_BCAST, OPTCOLL_ALLREDUCE, ...): the algorithm (a name from the registry; the MPI layer "
@@ -89,6 +102,10 @@ constexpr Variable kVariables[] = {
      "the drop-in: 1 prints the calls per operation and path at MPI_Finalize, 2 also "
      "one line per call with the reason"},
     {"OPTCOLL_TUNING_FILE", "a path", "the drop-in: measurements written by optcoll-tune, which `auto` follows"},
+    {"OPTCOLL_CHECK", "0, 1",
+     "1: every call of the MPI layer first checks that all ranks agree on its arguments (root, operator, "
+     "counts, type signatures) and raises an MPI error at every rank where they differ; each process's own "
+     "value, read once: set it at every rank"},
 };
 
 }  // namespace
@@ -105,6 +122,19 @@ bool is_policy_keyword(std::string_view value) noexcept {
 
 std::span<const Variable> variables() noexcept {
   return kVariables;
+}
+
+bool check_enabled() noexcept {
+  int c = g_check.load(std::memory_order_relaxed);
+  if (c < 0) {
+    c = read_check();
+    g_check.store(c, std::memory_order_relaxed);
+  }
+  return c == 1;
+}
+
+void refresh_check_setting() noexcept {
+  g_check.store(read_check(), std::memory_order_relaxed);
 }
 
 std::string env_name(plan::Collective op) {

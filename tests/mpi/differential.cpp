@@ -3,8 +3,11 @@
 // same inputs, the results compared bitwise (holes of derived datatypes
 // included, and the send buffers, which must stay unchanged).
 //
-//   differential [--seed S] [--calls N] [--max-count C] [--only I] [--inject-fault I] [--slow SECONDS] [--trace 1]
+//   differential [--seed S|fresh] [--calls N] [--max-count C] [--only I] [--inject-fault I] [--inject-error I]
+//                [--call-timeout SECONDS] [--slow SECONDS] [--trace 1]
 //
+// --seed fresh draws a new seed (rank 0's, from std::random_device); the
+// seed and the command that repeats the run are printed first.
 // Per call (all ranks draw the same numbers, see differential.hpp): the
 // collective, a communicator (MPI_COMM_WORLD, a dup, splits by parity, by
 // thirds with reversed keys, by random colours, a random reordering of the
@@ -14,18 +17,31 @@
 // non-commutative matrix product, whose native result fixes the rank order),
 // a count (0, 1, primes, occasionally large), a root, MPI_IN_PLACE, and the
 // C or C++ API (the latter with a random registry algorithm and block count).
-// Results are integers or integer-valued doubles, so every order of
-// combination gives the same bits.
+// Data are integers or integer-valued doubles, so every order of
+// combination gives the same bits, or, for about half the calls on types
+// with floating-point fields, real values (Call::real): then reductions are
+// compared with native MPI within a rounding bound, and Allreduce's ranks
+// with each other bit for bit (differential_reductions.cpp).
 //
 // On a mismatch every rank concerned prints the call, the seed and the
-// command that repeats the run; the exit code is 1 at every rank.
+// command that repeats the run; the exit code is 1 at every rank. A call
+// that does not return within --call-timeout seconds (default 120: optcoll
+// failing at some ranks and waiting for them at others) makes the rank
+// print the call and that command and exit with code 3, which ends the run.
+// --inject-fault I flips a byte of optcoll's result of call I,
+// --inject-error I passes MPI_COMM_NULL to optcoll at the last rank of call
+// I's communicator (the self-tests: CTest checks both are reported).
 #include <mpi.h>
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -37,10 +53,13 @@ namespace {
 
 struct Args {
   std::uint64_t seed = 1;
+  bool fresh = false;  // --seed fresh: seed drawn at rank 0
   std::int64_t calls = 200;
   std::int64_t max_count = 1 << 17;  // elements of a "large" count
   std::int64_t only = -1;            // run just this call (the others are drawn, not run)
   std::int64_t inject = -1;          // corrupt optcoll's result of this call (self-test)
+  std::int64_t inject_error = -1;    // optcoll fails at one rank only in this call (self-test)
+  int call_timeout = 120;            // seconds before a call counts as hanging
   double slow = 0;                   // rank 0 prints calls slower than this (seconds), 0: none
   bool trace = false;                // rank 0 prints every call before running it
 };
@@ -50,7 +69,9 @@ Args parse(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const char* v = argv[i + 1];
-    if (k == "--seed")
+    if (k == "--seed" && std::string(v) == "fresh")
+      a.fresh = true;
+    else if (k == "--seed")
       a.seed = std::strtoull(v, nullptr, 0);
     else if (k == "--calls")
       a.calls = std::atoll(v);
@@ -60,6 +81,10 @@ Args parse(int argc, char** argv) {
       a.only = std::atoll(v);
     else if (k == "--inject-fault")
       a.inject = std::atoll(v);
+    else if (k == "--inject-error")
+      a.inject_error = std::atoll(v);
+    else if (k == "--call-timeout")
+      a.call_timeout = std::atoi(v);
     else if (k == "--slow")
       a.slow = std::atof(v);
     else if (k == "--trace")
@@ -149,6 +174,51 @@ class Comms {
   std::vector<MPI_Comm> comms_;
 };
 
+// The command that repeats the run (or, with only >= 0, one call of it).
+std::string repeat_command(const Args& a, const char* program, int p, std::int64_t only) {
+  std::string s = "mpiexec -n " + std::to_string(p) + " " + program + " --seed " + std::to_string(a.seed) +
+                  " --calls " + std::to_string(a.calls) + " --max-count " + std::to_string(a.max_count);
+  if (only >= 0) s += " --only " + std::to_string(only);
+  return s;
+}
+
+// The watchdog: SIGALRM after call_timeout seconds prints the message
+// prepared before the call (write() is async-signal-safe) and ends the
+// process; mpiexec then ends the others.
+char g_hang_message[2048];
+std::size_t g_hang_length = 0;
+
+extern "C" void on_hang(int) {
+  const ssize_t ignored = write(STDERR_FILENO, g_hang_message, g_hang_length);
+  (void)ignored;
+  _exit(3);
+}
+
+void arm_watchdog(const Args& a, const char* program, int p, int world_rank, std::int64_t i, const char* coll,
+                  const char* comm) {
+  if (a.call_timeout <= 0) return;
+  const int n = std::snprintf(g_hang_message, sizeof g_hang_message,
+                              "differential: HANG seed=%llu call=%lld (%s on %s) did not finish within %d s at world "
+                              "rank %d; repeat with: %s\n",
+                              static_cast<unsigned long long>(a.seed), static_cast<long long>(i), coll, comm,
+                              a.call_timeout, world_rank, repeat_command(a, program, p, i).c_str());
+  g_hang_length = std::min(sizeof g_hang_message - 1, static_cast<std::size_t>(std::max(n, 0)));
+  alarm(static_cast<unsigned>(a.call_timeout));
+}
+
+// Rank 0's fresh seed, at every rank.
+std::uint64_t fresh_seed() {
+  std::uint64_t s = 0;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    std::random_device rd;
+    s = (std::uint64_t{rd()} << 32 | rd()) % 1000000000000ULL;  // short enough to type
+  }
+  MPI_Bcast(&s, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return s;
+}
+
 std::int64_t draw_count(Rng& rng, std::int64_t max_count) {
   static const std::int64_t primes[] = {2, 3, 5, 7, 11, 13, 17, 31, 61, 127, 251, 509, 1021, 2039, 4093, 8191};
   const std::int64_t x = rng.below(100);
@@ -161,11 +231,23 @@ std::int64_t draw_count(Rng& rng, std::int64_t max_count) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  const Args a = parse(argc, argv);
+  Args a = parse(argc, argv);
   int p = 1;
   int rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (a.fresh) a.seed = fresh_seed();
+  if (rank == 0) {
+    std::printf("differential: seed=%llu%s np=%d calls=%lld; repeat with: %s\n",
+                static_cast<unsigned long long>(a.seed), a.fresh ? " (fresh)" : "", p, static_cast<long long>(a.calls),
+                repeat_command(a, argv[0], p, -1).c_str());
+    std::fflush(stdout);
+  }
+  // (--inject-error passes MPI_COMM_NULL, whose errors go to MPI_COMM_WORLD.)
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  struct sigaction on_alarm = {};
+  on_alarm.sa_handler = &on_hang;
+  sigaction(SIGALRM, &on_alarm, nullptr);
   const Catalog& cat = Catalog::get();
   const std::vector<Collective>& colls = collectives();
   Rng rng(a.seed);
@@ -185,7 +267,7 @@ int run(int argc, char** argv) {
     c.comm_kind = static_cast<int>(rng.below(Comms::kKinds));
     c.comm_name = Comms::name(c.comm_kind);
     c.comm = comms.at(c.comm_kind);
-    c.type = &cat.types[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(cat.types.size())))];
+    c.type = &cat.types[static_cast<std::size_t>(rng.below(static_cast<std::int64_t>(cat.drawn)))];
     std::vector<const OpDesc*> valid;
     for (const OpDesc& op : cat.ops)
       if (op_applies(op, *c.type)) valid.push_back(&op);
@@ -197,18 +279,29 @@ int run(int argc, char** argv) {
     c.algorithm_draw = rng.next();
     c.blocks_draw = rng.next();
     c.inject = i == a.inject;
+    // Draws added later, outside the stream (differential.hpp): MPI_FLOAT
+    // for a third of the MPI_DOUBLE calls (the same operators apply), real
+    // data in half the calls on types with floating-point fields (not for
+    // MPI_PROD, whose products of 16 real values may overflow).
+    const std::uint64_t extra = mix(mix(a.seed, 0x5eed), static_cast<std::uint64_t>(i));
+    if (c.type->name == "MPI_DOUBLE" && extra % 3 == 0) c.type = &cat.types[static_cast<std::size_t>(cat.float_type)];
+    c.real = c.type->real && (extra >> 8) % 2 == 0 && c.op->name != "MPI_PROD";
     if (a.only >= 0 && i != a.only) continue;
     MPI_Comm_size(c.comm, &c.size);
     MPI_Comm_rank(c.comm, &c.rank);
+    c.ocomm = i == a.inject_error && c.rank == c.size - 1 ? MPI_COMM_NULL : c.comm;
     if (a.trace && rank == 0) {
-      std::printf("differential: call %lld: %s comm=%s type=%s op=%s count=%lld root_draw=%llu in_place=%d api=%s\n",
-                  static_cast<long long>(i), colls[static_cast<std::size_t>(c.coll)].name, c.comm_name,
-                  c.type->name.c_str(), c.op->name.c_str(), static_cast<long long>(c.count),
-                  static_cast<unsigned long long>(c.root_draw), c.in_place ? 1 : 0, c.cpp_api ? "c++" : "c");
+      std::printf(
+          "differential: call %lld: %s comm=%s type=%s op=%s count=%lld root_draw=%llu in_place=%d real=%d api=%s\n",
+          static_cast<long long>(i), colls[static_cast<std::size_t>(c.coll)].name, c.comm_name, c.type->name.c_str(),
+          c.op->name.c_str(), static_cast<long long>(c.count), static_cast<unsigned long long>(c.root_draw),
+          c.in_place ? 1 : 0, c.real ? 1 : 0, c.cpp_api ? "c++" : "c");
       std::fflush(stdout);
     }
     const auto start = std::chrono::steady_clock::now();
+    arm_watchdog(a, argv[0], p, rank, i, colls[static_cast<std::size_t>(c.coll)].name, c.comm_name);
     colls[static_cast<std::size_t>(c.coll)].run(c, tally);
+    alarm(0);
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (a.slow > 0 && took > a.slow && rank == 0)
       std::printf("differential: call %lld (%s, %s, %s, count %lld, %s) took %.2f s\n", static_cast<long long>(i),
@@ -227,9 +320,7 @@ int run(int argc, char** argv) {
                 static_cast<unsigned long long>(a.seed), p, static_cast<long long>(a.calls), mix.c_str(),
                 static_cast<long long>(totals[0]), static_cast<long long>(totals[1]), secs);
     if (totals[0] + totals[1] > 0)
-      std::printf("differential: FAILED; repeat with: mpiexec -n %d %s --seed %llu --calls %lld --max-count %lld\n", p,
-                  argv[0], static_cast<unsigned long long>(a.seed), static_cast<long long>(a.calls),
-                  static_cast<long long>(a.max_count));
+      std::printf("differential: FAILED; repeat with: %s\n", repeat_command(a, argv[0], p, -1).c_str());
     std::fflush(stdout);
   }
   return totals[0] + totals[1] > 0 ? 1 : 0;

@@ -6,7 +6,9 @@
 // Everything a call does is a function of (seed, call index): all ranks draw
 // the same numbers from one stream, and a rank's buffer contents are hashed
 // from (seed, call, rank in the communicator, byte), so rerunning with the
-// same seed and number of processes repeats every call exactly.
+// same seed and number of processes repeats every call exactly. Draws added
+// after a seed was recorded as a regression come from mix(seed, call), not
+// from the stream, so that old seeds still draw the same calls.
 #pragma once
 
 #include <mpi.h>
@@ -41,7 +43,7 @@ inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
   return r.next();
 }
 
-enum class Field : std::uint8_t { i32, i64, f64, u8 };
+enum class Field : std::uint8_t { i32, i64, f64, f32, u8 };
 
 struct FieldAt {
   std::int64_t offset;
@@ -57,6 +59,7 @@ struct TypeDesc {
   std::vector<FieldAt> fields;
   bool predefined = false;  // a predefined type: the predefined ops below apply
   bool pair = false;        // MPI_2INT: MAXLOC/MINLOC only
+  bool real = false;        // has floating-point fields, which may hold real data
 };
 
 // An operator under test, with the types it may be applied to.
@@ -75,6 +78,10 @@ struct Catalog {
   std::vector<TypeDesc> types;
   std::vector<OpDesc> ops;
   int matrix_type = -1;  // index of the 2x2 matrix type
+  // The types the call stream draws from are the first `drawn`; the others
+  // (MPI_FLOAT) replace a drawn one by a derived draw (differential.cpp).
+  std::size_t drawn = 0;
+  int float_type = -1;  // index of MPI_FLOAT
   static const Catalog& get();
   const TypeDesc* find(MPI_Datatype t) const;
   // Frees the derived datatypes and user operators (before MPI_Finalize).
@@ -85,8 +92,11 @@ bool op_applies(const OpDesc& op, const TypeDesc& t);
 
 // Buffer contents: data fields get small values (products and sums of up to
 // 16 ranks stay exact in every kind), holes get hashed garbage. salt
-// separates the buffers of one call (send, receive, ...).
+// separates the buffers of one call (send, receive, ...). With `real`, the
+// floating-point fields get real values instead: nonzero, either side of
+// zero, a quarter of them large (1e5 to 1e7, so that sums cancel at large
+// magnitude and their bits depend on the order of the additions).
 void fill(std::vector<unsigned char>& buf, const TypeDesc& t, std::int64_t count, std::uint64_t seed,
-          std::uint64_t salt);
+          std::uint64_t salt, bool real = false);
 
 }  // namespace optcoll::differential

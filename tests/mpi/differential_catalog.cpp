@@ -42,6 +42,9 @@ void user_sum(void* in, void* inout, int* len, MPI_Datatype* dt) {
         case Field::f64:
           store(y, load<double>(x) + load<double>(y));
           break;
+        case Field::f32:
+          store(y, load<float>(x) + load<float>(y));
+          break;
         case Field::u8:
           *y = static_cast<unsigned char>(*x + *y);
           break;
@@ -81,7 +84,9 @@ Catalog build() {
   Catalog c;
   auto add = [&](std::string name, MPI_Datatype t, std::int64_t extent, std::vector<FieldAt> fields, bool predefined,
                  bool pair = false) {
-    c.types.push_back({std::move(name), t, extent, std::move(fields), predefined, pair});
+    bool real = false;
+    for (const FieldAt& f : fields) real = real || f.kind == Field::f64 || f.kind == Field::f32;
+    c.types.push_back({std::move(name), t, extent, std::move(fields), predefined, pair, real});
   };
   add("MPI_INT", MPI_INT, 4, {{0, Field::i32}}, true);
   add("MPI_INT64_T", MPI_INT64_T, 8, {{0, Field::i64}}, true);
@@ -109,6 +114,9 @@ Catalog build() {
   MPI_Type_contiguous(4, MPI_INT, &t);
   c.matrix_type = static_cast<int>(c.types.size());
   add("matrix2x2", committed(t), 16, {{0, Field::i32}, {4, Field::i32}, {8, Field::i32}, {12, Field::i32}}, false);
+  c.drawn = c.types.size();
+  c.float_type = static_cast<int>(c.types.size());
+  add("MPI_FLOAT", MPI_FLOAT, 4, {{0, Field::f32}}, true);
 
   auto op = [&](std::string name, MPI_Op o, bool on_int, bool on_double) {
     OpDesc d;
@@ -176,16 +184,27 @@ bool op_applies(const OpDesc& op, const TypeDesc& t) {
   if (op.matrix_only) return &t == &Catalog::get().types[static_cast<std::size_t>(Catalog::get().matrix_type)];
   if (t.pair) return op.on_pair;
   if (!t.predefined) return op.on_derived;
-  const bool is_double = t.fields.front().kind == Field::f64;
-  return is_double ? op.on_double : op.on_int;
+  const Field k = t.fields.front().kind;
+  return k == Field::f64 || k == Field::f32 ? op.on_double : op.on_int;
 }
 
 // Bytes hold 0..15: Open MPI 4.1.4's op/avx component adds 8- and 16-bit
 // integers with saturation (200 + 100 = 255 as MPI_UNSIGNED_CHAR, in the
 // vectorised part of a buffer only), so a wrapping sum would differ between
 // any two ways of cutting the buffer, native MPI's included.
+namespace {
+
+// A real value from 64 random bits (fill()).
+double real_value(std::uint64_t v) {
+  const double u = static_cast<double>(v >> 11) * 0x1.0p-53;  // [0, 1)
+  const double x = (v >> 1) % 4 == 0 ? 1e5 + u * 1e7 : 1e-3 + u;
+  return (v & 1) != 0 ? -x : x;
+}
+
+}  // namespace
+
 void fill(std::vector<unsigned char>& buf, const TypeDesc& t, std::int64_t count, std::uint64_t seed,
-          std::uint64_t salt) {
+          std::uint64_t salt, bool real) {
   buf.assign(static_cast<std::size_t>(count * t.extent), 0);
   Rng r(mix(seed, salt));
   for (auto& byte : buf) byte = static_cast<unsigned char>(r.next());
@@ -202,7 +221,10 @@ void fill(std::vector<unsigned char>& buf, const TypeDesc& t, std::int64_t count
           store(at, static_cast<std::int64_t>(v % 101) - 50);
           break;
         case Field::f64:  // products of 16 values in [-2, 2] are exact
-          store(at, static_cast<double>(static_cast<int>(v % 5) - 2));
+          store(at, real ? real_value(v) : static_cast<double>(static_cast<int>(v % 5) - 2));
+          break;
+        case Field::f32:
+          store(at, real ? static_cast<float>(real_value(v)) : static_cast<float>(static_cast<int>(v % 5) - 2));
           break;
         case Field::u8:  // sums of 16 ranks stay below 256: see below
           *at = static_cast<unsigned char>(v % 16);

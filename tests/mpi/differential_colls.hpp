@@ -1,6 +1,8 @@
-// The collectives of the differential driver (differential_colls.cpp): one
-// entry per optcoll collective, each running a drawn call through optcoll
-// and through native MPI and comparing.
+// The collectives of the differential driver: one entry per optcoll
+// collective, each running a drawn call through optcoll and through native
+// MPI and comparing (differential_colls.cpp: the copy collectives and the
+// exchanges; differential_reductions.cpp; differential_rooted.cpp: gather
+// and scatter).
 #pragma once
 
 #include <mpi.h>
@@ -22,6 +24,9 @@ struct Call {
   int comm_kind = 0;
   const char* comm_name = "";
   MPI_Comm comm = MPI_COMM_NULL;
+  // The communicator passed to optcoll: comm, except MPI_COMM_NULL at one
+  // rank in the driver's mixed-failure self-test (--inject-error).
+  MPI_Comm ocomm = MPI_COMM_NULL;
   int size = 1;
   int rank = 0;
   const TypeDesc* type = nullptr;
@@ -32,6 +37,10 @@ struct Call {
   bool cpp_api = false;
   std::uint64_t algorithm_draw = 0;
   std::uint64_t blocks_draw = 0;
+  // Floating-point fields hold real values (differential.hpp, fill()):
+  // reductions are then compared with native MPI within a tolerance, and
+  // ranks that receive the same reduced element with each other bit for bit.
+  bool real = false;
   bool inject = false;  // corrupt optcoll's result (the driver's self-test)
 };
 
@@ -47,5 +56,18 @@ struct Collective {
 
 // Every collective optcoll implements.
 const std::vector<Collective>& collectives();
+
+// The entries of collectives() defined in differential_reductions.cpp and
+// differential_rooted.cpp.
+void run_reduce(const Call& c, Tally& t);
+void run_reduce_scatter_block(const Call& c, Tally& t);
+void run_reduce_scatter(const Call& c, Tally& t);
+void run_allreduce(const Call& c, Tally& t);
+void run_scan(const Call& c, Tally& t);
+void run_exscan(const Call& c, Tally& t);
+void run_gather(const Call& c, Tally& t);
+void run_gatherv(const Call& c, Tally& t);
+void run_scatter(const Call& c, Tally& t);
+void run_scatterv(const Call& c, Tally& t);
 
 }  // namespace optcoll::differential

@@ -3,71 +3,22 @@
 // MPI error class, never crash or hang, and leave the communicator usable.
 // Every rank passes the same bad argument, so every rank fails locally
 // before communicating (a bad argument at one rank only is erroneous MPI
-// that no local check can turn into an error everywhere).
+// that no local check can turn into an error everywhere; OPTCOLL_CHECK=1
+// does, mpi_check_test.cpp). Here: Bcast, Reduce, the all-to-all
+// reductions and gathers, Scan, Exscan, Alltoall(v), intercommunicators;
+// Gather(v), Scatter(v) and the persistent calls: mpi_bad_input_tree_test.cpp.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "mpi_test_util.hpp"
-#include "optcoll/optcoll.h"
+#include "bad_input_util.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::test {
 namespace {
 
-int error_class(int code) {
-  int c = code;
-  MPI_Error_class(code, &c);
-  return c;
-}
-
-int g_raised = 0;
-void count_raised(MPI_Comm*, int*, ...) {
-  ++g_raised;
-}
-
-// A duplicate of MPI_COMM_WORLD whose handler counts and returns.
-class Comm {
- public:
-  Comm() {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    MPI_Errhandler h = MPI_ERRHANDLER_NULL;
-    MPI_Comm_create_errhandler(&count_raised, &h);
-    MPI_Comm_set_errhandler(comm_, h);
-    MPI_Errhandler_free(&h);
-  }
-  ~Comm() { MPI_Comm_free(&comm_); }
-  Comm(const Comm&) = delete;
-  Comm& operator=(const Comm&) = delete;
-  operator MPI_Comm() const { return comm_; }  // NOLINT: used as MPI_Comm
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
-
-struct Case {
-  std::string what;
-  int expected;
-  int code;
-};
-
-void expect_classes(const std::vector<Case>& cases) {
-  for (const Case& c : cases) EXPECT_EQ(error_class(c.code), c.expected) << c.what;
-}
-
-// The communicator still works: a broadcast and a reduction right after.
-void expect_usable(MPI_Comm comm) {
-  const int p = world_size();
-  std::vector<int> v(37, world_rank() == p - 1 ? 7 : 0);
-  ASSERT_EQ(OPTCOLL_Bcast(v.data(), 37, MPI_INT, p - 1, comm), MPI_SUCCESS);
-  for (int x : v) ASSERT_EQ(x, 7);
-  std::vector<int> sum(37, -1);
-  ASSERT_EQ(OPTCOLL_Reduce(v.data(), sum.data(), 37, MPI_INT, MPI_SUM, 0, comm), MPI_SUCCESS);
-  if (world_rank() == 0) {
-    for (int x : sum) ASSERT_EQ(x, 7 * p);
-  }
-}
+using Comm = BadInputComm;
 
 TEST(BadInput, Bcast) {
   Comm comm;
@@ -226,6 +177,172 @@ TEST(BadInput, AllToAllCollectives) {
   EXPECT_EQ(error_class(small), MPI_ERR_TRUNCATE) << "allmerge capacity too small at rank " << me;
   MPI_Type_free(&pair);
   expect_usable(comm);
+}
+
+TEST(BadInput, ScanAndExscan) {
+  Comm comm;
+  std::vector<int> in(8, 1);
+  std::vector<int> out(8, 0);
+  std::vector<double> din(8, 1.0);
+  std::vector<double> dout(8, 0.0);
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  const int lens[2] = {1, 1};
+  const MPI_Aint disps[2] = {0, 8};
+  const MPI_Datatype kinds[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Type_create_struct(2, lens, disps, kinds, &pair);
+  MPI_Type_commit(&pair);
+  MPI_Datatype uncommitted = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &uncommitted);
+  g_raised = 0;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPI_COMM_NULL's errors go there
+  std::vector<Case> cases;
+  for (const bool ex : {false, true}) {
+    const auto call = [&](const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm on) {
+      return ex ? OPTCOLL_Exscan(s, r, n, t, op, on) : OPTCOLL_Scan(s, r, n, t, op, on);
+    };
+    const std::string name = ex ? "exscan " : "scan ";
+    const std::vector<Case> more{
+        {name + "count -1", MPI_ERR_COUNT, call(in.data(), out.data(), -1, MPI_INT, MPI_SUM, comm)},
+        {name + "MPI_DATATYPE_NULL", MPI_ERR_TYPE, call(in.data(), out.data(), 4, MPI_DATATYPE_NULL, MPI_SUM, comm)},
+        {name + "uncommitted type", MPI_ERR_TYPE, call(in.data(), out.data(), 2, uncommitted, MPI_SUM, comm)},
+        {name + "MPI_OP_NULL", MPI_ERR_OP, call(in.data(), out.data(), 4, MPI_INT, MPI_OP_NULL, comm)},
+        {name + "MPI_REPLACE", MPI_ERR_OP, call(in.data(), out.data(), 4, MPI_INT, MPI_REPLACE, comm)},
+        {name + "MPI_SUM on a struct", MPI_ERR_OP, call(din.data(), dout.data(), 2, pair, MPI_SUM, comm)},
+        {name + "MPI_BOR on double", MPI_ERR_OP, call(din.data(), dout.data(), 4, MPI_DOUBLE, MPI_BOR, comm)},
+        {name + "NULL sendbuf", MPI_ERR_BUFFER, call(nullptr, out.data(), 4, MPI_INT, MPI_SUM, comm)},
+        {name + "MPI_IN_PLACE recvbuf", MPI_ERR_BUFFER, call(in.data(), MPI_IN_PLACE, 4, MPI_INT, MPI_SUM, comm)},
+        {name + "sendbuf == recvbuf", MPI_ERR_BUFFER, call(in.data(), in.data(), 4, MPI_INT, MPI_SUM, comm)},
+        {name + "MPI_COMM_NULL", MPI_ERR_COMM, call(in.data(), out.data(), 4, MPI_INT, MPI_SUM, MPI_COMM_NULL)},
+    };
+    cases.insert(cases.end(), more.begin(), more.end());
+  }
+  cases.push_back({"scan NULL recvbuf", MPI_ERR_BUFFER, OPTCOLL_Scan(in.data(), nullptr, 4, MPI_INT, MPI_SUM, comm)});
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  expect_classes(cases);
+  EXPECT_EQ(g_raised, errors_in(cases) - 2);  // MPI_COMM_NULL raises on MPI_COMM_WORLD
+  // Exscan's rank 0 receives nothing and may pass a NULL recvbuf.
+  const int r = world_rank();
+  std::vector<int> mine(4, r + 1);
+  std::vector<int> got(4, -1);
+  EXPECT_EQ(OPTCOLL_Exscan(mine.data(), r == 0 ? nullptr : got.data(), 4, MPI_INT, MPI_SUM, comm), MPI_SUCCESS);
+  if (r > 0) {
+    for (int x : got) EXPECT_EQ(x, r * (r + 1) / 2);
+  }
+  MPI_Type_free(&pair);
+  MPI_Type_free(&uncommitted);
+  expect_usable(comm);
+}
+
+TEST(BadInput, AlltoallAndAlltoallv) {
+  Comm comm;
+  const int p = world_size();
+  std::vector<int> in(static_cast<std::size_t>(4 * p), 1);
+  std::vector<int> out(static_cast<std::size_t>(4 * p), 0);
+  std::vector<int> counts(static_cast<std::size_t>(p), 2);
+  std::vector<int> displs(static_cast<std::size_t>(p));
+  for (int g = 0; g < p; ++g) displs[static_cast<std::size_t>(g)] = 2 * g;
+  std::vector<int> negative = counts;
+  negative[0] = -1;
+  MPI_Datatype uncommitted = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &uncommitted);
+  int* o = out.data();
+  const int* i = in.data();
+  const int* c = counts.data();
+  const int* d = displs.data();
+  g_raised = 0;
+  const std::vector<Case> cases{
+      {"alltoall sendcount -1", MPI_ERR_COUNT, OPTCOLL_Alltoall(i, -1, MPI_INT, o, 2, MPI_INT, comm)},
+      {"alltoall recvcount -1", MPI_ERR_COUNT, OPTCOLL_Alltoall(i, 2, MPI_INT, o, -1, MPI_INT, comm)},
+      {"alltoall MPI_DATATYPE_NULL", MPI_ERR_TYPE, OPTCOLL_Alltoall(i, 2, MPI_DATATYPE_NULL, o, 2, MPI_INT, comm)},
+      {"alltoall uncommitted type", MPI_ERR_TYPE, OPTCOLL_Alltoall(i, 1, uncommitted, o, 2, MPI_INT, comm)},
+      {"alltoall NULL sendbuf", MPI_ERR_BUFFER, OPTCOLL_Alltoall(nullptr, 2, MPI_INT, o, 2, MPI_INT, comm)},
+      {"alltoall NULL recvbuf", MPI_ERR_BUFFER, OPTCOLL_Alltoall(i, 2, MPI_INT, nullptr, 2, MPI_INT, comm)},
+      {"alltoall MPI_IN_PLACE recvbuf", MPI_ERR_BUFFER,
+       OPTCOLL_Alltoall(i, 2, MPI_INT, MPI_IN_PLACE, 2, MPI_INT, comm)},
+      {"alltoall send 3 ints, receive 2", MPI_ERR_TRUNCATE, OPTCOLL_Alltoall(i, 3, MPI_INT, o, 2, MPI_INT, comm)},
+      {"alltoallv NULL recvcounts", MPI_ERR_ARG, OPTCOLL_Alltoallv(i, c, d, MPI_INT, o, nullptr, d, MPI_INT, comm)},
+      {"alltoallv NULL sdispls", MPI_ERR_ARG, OPTCOLL_Alltoallv(i, c, nullptr, MPI_INT, o, c, d, MPI_INT, comm)},
+      {"alltoallv negative sendcount", MPI_ERR_COUNT,
+       OPTCOLL_Alltoallv(i, negative.data(), d, MPI_INT, o, c, d, MPI_INT, comm)},
+      {"alltoallv negative recvcount", MPI_ERR_COUNT,
+       OPTCOLL_Alltoallv(i, c, d, MPI_INT, o, negative.data(), d, MPI_INT, comm)},
+      {"alltoallv MPI_DATATYPE_NULL", MPI_ERR_TYPE,
+       OPTCOLL_Alltoallv(i, c, d, MPI_INT, o, c, d, MPI_DATATYPE_NULL, comm)},
+      {"alltoallv NULL sendbuf", MPI_ERR_BUFFER, OPTCOLL_Alltoallv(nullptr, c, d, MPI_INT, o, c, d, MPI_INT, comm)},
+      {"alltoallv NULL recvbuf", MPI_ERR_BUFFER, OPTCOLL_Alltoallv(i, c, d, MPI_INT, nullptr, c, d, MPI_INT, comm)},
+  };
+  expect_classes(cases);
+  EXPECT_EQ(g_raised, errors_in(cases));
+  // The C++ API's spans shorter than the communicator.
+  const std::vector<std::int64_t> short_counts(static_cast<std::size_t>(p - 1), 0);
+  const std::vector<std::int64_t> long_counts(static_cast<std::size_t>(p), 0);
+  try {
+    alltoallv(i, short_counts, short_counts, MPI_INT, o, long_counts, long_counts, MPI_INT, comm);
+    ADD_FAILURE() << "alltoallv with p-1 send counts";
+  } catch (const MpiError& e) {
+    EXPECT_EQ(e.mpi_class(), MPI_ERR_ARG);
+  }
+  MPI_Type_free(&uncommitted);
+  expect_usable(comm);
+}
+
+// Every OPTCOLL_* call on an intercommunicator is MPI_ERR_COMM (raised on
+// MPI_COMM_WORLD's handler, as for any unusable communicator), at every
+// rank, before anything moves.
+TEST(BadInput, Intercommunicator) {
+  const int p = world_size();
+  const int r = world_rank();
+  if (p < 2) GTEST_SKIP() << "an intercommunicator needs two ranks";
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm inter = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, r < p / 2 ? 0 : 1, r, &half);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, r < p / 2 ? p / 2 : 0, 77, &inter);
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  std::vector<int> a(static_cast<std::size_t>(4 * p), 1);
+  std::vector<int> b(static_cast<std::size_t>(4 * p), 0);
+  std::vector<int> counts(static_cast<std::size_t>(p), 1);
+  std::vector<int> displs(static_cast<std::size_t>(p));
+  for (int g = 0; g < p; ++g) displs[static_cast<std::size_t>(g)] = g;
+  const int* c = counts.data();
+  const int* d = displs.data();
+  int merged = 0;
+  OPTCOLL_Request req = OPTCOLL_REQUEST_NULL;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const std::vector<Case> cases{
+      {"bcast", MPI_ERR_COMM, OPTCOLL_Bcast(a.data(), 4, MPI_INT, 0, inter)},
+      {"reduce", MPI_ERR_COMM, OPTCOLL_Reduce(a.data(), b.data(), 4, MPI_INT, MPI_SUM, 0, inter)},
+      {"allgather", MPI_ERR_COMM, OPTCOLL_Allgather(a.data(), 1, MPI_INT, b.data(), 1, MPI_INT, inter)},
+      {"allgatherv", MPI_ERR_COMM, OPTCOLL_Allgatherv(a.data(), 1, MPI_INT, b.data(), c, d, MPI_INT, inter)},
+      {"reduce_scatter_block", MPI_ERR_COMM,
+       OPTCOLL_Reduce_scatter_block(a.data(), b.data(), 1, MPI_INT, MPI_SUM, inter)},
+      {"reduce_scatter", MPI_ERR_COMM, OPTCOLL_Reduce_scatter(a.data(), b.data(), c, MPI_INT, MPI_SUM, inter)},
+      {"allreduce", MPI_ERR_COMM, OPTCOLL_Allreduce(a.data(), b.data(), 4, MPI_INT, MPI_SUM, inter)},
+      {"scan", MPI_ERR_COMM, OPTCOLL_Scan(a.data(), b.data(), 4, MPI_INT, MPI_SUM, inter)},
+      {"exscan", MPI_ERR_COMM, OPTCOLL_Exscan(a.data(), b.data(), 4, MPI_INT, MPI_SUM, inter)},
+      {"gather", MPI_ERR_COMM, OPTCOLL_Gather(a.data(), 1, MPI_INT, b.data(), 1, MPI_INT, 0, inter)},
+      {"gatherv", MPI_ERR_COMM, OPTCOLL_Gatherv(a.data(), 1, MPI_INT, b.data(), c, d, MPI_INT, 0, inter)},
+      {"scatter", MPI_ERR_COMM, OPTCOLL_Scatter(a.data(), 1, MPI_INT, b.data(), 1, MPI_INT, 0, inter)},
+      {"scatterv", MPI_ERR_COMM, OPTCOLL_Scatterv(a.data(), c, d, MPI_INT, b.data(), 1, MPI_INT, 0, inter)},
+      {"alltoall", MPI_ERR_COMM, OPTCOLL_Alltoall(a.data(), 1, MPI_INT, b.data(), 1, MPI_INT, inter)},
+      {"alltoallv", MPI_ERR_COMM, OPTCOLL_Alltoallv(a.data(), c, d, MPI_INT, b.data(), c, d, MPI_INT, inter)},
+      {"allmerge", MPI_ERR_COMM, OPTCOLL_Allmerge_int(a.data(), 2, b.data(), 4 * p, &merged, inter)},
+      {"gatherv_init", MPI_ERR_COMM,
+       OPTCOLL_Gatherv_init(a.data(), 1, MPI_INT, b.data(), c, d, MPI_INT, 0, inter, MPI_INFO_NULL, &req)},
+      {"scatterv_init", MPI_ERR_COMM,
+       OPTCOLL_Scatterv_init(a.data(), c, d, MPI_INT, b.data(), 1, MPI_INT, 0, inter, MPI_INFO_NULL, &req)},
+  };
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  expect_classes(cases);
+  EXPECT_EQ(req, OPTCOLL_REQUEST_NULL);
+  const std::vector<std::int64_t> wide(static_cast<std::size_t>(p), 1);
+  try {
+    many_to_many(a.data(), wide, wide, b.data(), wide, wide, MPI_INT, inter);
+    ADD_FAILURE() << "many_to_many on an intercommunicator";
+  } catch (const MpiError& e) {
+    EXPECT_EQ(e.mpi_class(), MPI_ERR_COMM);
+  }
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&half);
 }
 
 // The C++ API: the same classes as MpiError, the handler not invoked; a

@@ -1,6 +1,9 @@
 // GoogleTest main for the MPI tests: initialises MPI, lets only rank 0 print
 // the usual report (other ranks print their failures, prefixed with the
-// rank), and exits non-zero at every rank if any rank failed.
+// rank), and exits non-zero at every rank if any rank failed. When every
+// test that ran was skipped at every rank (GTEST_SKIP: not enough memory,
+// one rank only), the exit code is kSkipped, which CTest reports as Skipped
+// (SKIP_RETURN_CODE, set by optcoll_add_mpi_test) instead of Passed.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -31,6 +34,8 @@ class RankFailurePrinter : public testing::EmptyTestEventListener {
 
 }  // namespace
 
+constexpr int kSkipped = 77;
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   testing::InitGoogleTest(&argc, argv);
@@ -44,6 +49,10 @@ int main(int argc, char** argv) {
   int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && failed != 0) std::fprintf(stderr, "FAILED on at least one rank\n");
+  const testing::UnitTest& u = *testing::UnitTest::GetInstance();
+  int all_skipped = u.test_to_run_count() > 0 && u.skipped_test_count() == u.test_to_run_count() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all_skipped, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   MPI_Finalize();
+  if (failed == 0 && all_skipped != 0) return kSkipped;
   return failed;
 }

@@ -9,7 +9,8 @@
 #     native = trivial calls (p = 1 or no payload);
 #   native: native = moving + trivial;
 #   auto: optcoll + native = moving + trivial;
-#   always fallback = intercommunicator + invalid calls.
+#   always fallback = intercommunicator + invalid + unsupported calls
+#   (the last: datatypes optcoll does not take, unsupported_types.c).
 #
 #   run_pmpi_test.sh <mpiexec> <np> <libdir with liboptcoll_pmpi.so> <plain program> <linked program>
 set -euo pipefail
@@ -26,8 +27,13 @@ run() {  # run <name> <program> [VAR=value...]: stdout to $work/<name>.out, stde
   fi
 }
 
-# The program's own count of one kind of call: calls <op> <kind>.
-expected() { sed -n "s/^calls $1 .*\b$2=\([0-9]*\).*/\1/p" "$work/base.out"; }
+# The program's own count of one kind of call: calls <op> <kind> (0 if the
+# program does not count that kind).
+expected() {
+  local n
+  n=$(sed -n "s/^calls $1 .*\b$2=\([0-9]*\).*/\1/p" "$work/base.out")
+  echo "${n:-0}"
+}
 # The library's count: counted <name> <op> <path>.
 counted() { sed -n "s/^optcoll: rank 0 calls:.*$2 [^;]*\b$3=\([0-9]*\).*/\1/p" "$work/$1.err"; }
 
@@ -39,7 +45,7 @@ check() {  # check <name> <policy: optcoll|native|auto>
   for op in $(sed -n 's/^calls \(MPI_[A-Za-z_]*\) .*/\1/p' "$work/base.out"); do
     local moving trivial bad o n f
     moving=$(expected "$op" moving) trivial=$(expected "$op" trivial)
-    bad=$(($(expected "$op" inter) + $(expected "$op" invalid)))
+    bad=$(($(expected "$op" inter) + $(expected "$op" invalid) + $(expected "$op" unsupported)))
     o=$(counted "$name" "$op" optcoll) n=$(counted "$name" "$op" native) f=$(counted "$name" "$op" fallback)
     local ok=1
     [ -n "$o" ] && [ -n "$n" ] && [ -n "$f" ] || ok=0
@@ -55,7 +61,7 @@ check() {  # check <name> <policy: optcoll|native|auto>
       echo "ok   $name $op: optcoll=$o native=$n fallback=$f"
     else
       echo "FAIL $name $op ($policy): counted optcoll=$o native=$n fallback=$f;" \
-        "the program made moving=$moving trivial=$trivial inter+invalid=$bad"
+        "the program made moving=$moving trivial=$trivial inter+invalid+unsupported=$bad"
       grep '^optcoll' "$work/$name.err" || true
       failures=$((failures + 1))
     fi

@@ -1,11 +1,14 @@
 /* The drop-in library under stress: an ordinary MPI program that, for
  * `iterations` rounds, creates a communicator (dup, split, split with
  * reversed keys), calls every collective liboptcoll_pmpi.so intercepts on it
- * with varying counts and roots, checks each result against its closed form,
- * and frees the communicator. Run forced through optcoll (OPTCOLL_<OP>=optcoll)
- * it must stay correct, and its memory must not grow: the resident size after
- * the last round may exceed the size after the first quarter by at most
- * STRESS_RSS_SLACK_KB (default 16384). Under ASan (scripts/test-sanitizers.sh)
+ * (Bcast, Reduce, Allreduce, Allgather(v), Gather(v), Scatter(v),
+ * Reduce_scatter(_block), Alltoall(v), Scan, Exscan) with varying counts and
+ * roots, checks each result against its closed form, and frees the
+ * communicator. Run forced through optcoll (OPTCOLL_<OP>=optcoll; the
+ * wrapper run_stress_test.sh checks in the OPTCOLL_VERBOSE=1 summary that
+ * optcoll ran every one of them) it must stay correct, and its memory must
+ * not grow: the resident size after the last round may exceed the size
+ * after the first quarter by at most STRESS_RSS_SLACK_KB (default 16384). Under ASan (scripts/test-sanitizers.sh)
  * LeakSanitizer checks that nothing the library allocated outlives MPI_Finalize.
  *   stress_collectives [iterations=250]
  * Exit code 0 when every check passed, 1 otherwise. */
@@ -30,6 +33,12 @@ static long rss_kb(void) {
     if (strncmp(line, "VmRSS:", 6) == 0) kb = atol(line + 6);
   fclose(f);
   return kb;
+}
+
+/* Elements rank i sends rank j in MPI_Alltoallv: up to n + 1, a quarter none. */
+static int pair_count(int i, int j, int n, int iter) {
+  if ((i + 2 * j + iter) % 4 == 0) return 0;
+  return (i * 3 + j * 5 + iter) % (n + 2);
 }
 
 /* One round of every collective on comm, n elements per rank (some zero). */
@@ -89,6 +98,49 @@ static void round_on(MPI_Comm comm, int n, int iter) {
   MPI_Reduce_scatter(a, b, counts, MPI_LONG, MPI_SUM, comm);
   for (int i = 0; i < counts[rank]; ++i)
     expect(b[i], (long)p * (displs[rank] + i) + tri, "MPI_Reduce_scatter", iter, i);
+
+  /* Alltoall: rank r's block j is r * 1000 + j * n + i. */
+  for (size_t k = 0; k < np; ++k) a[k] = rank * 1000L + (long)k;
+  MPI_Alltoall(a, n, MPI_LONG, b, n, MPI_LONG, comm);
+  for (size_t k = 0; k < np; ++k)
+    expect(b[k], (long)(k / (size_t)n) * 1000 + (long)rank * n + (long)(k % (size_t)n), "MPI_Alltoall", iter, (long)k);
+
+  /* Alltoallv: from rank i to rank j go pair_count(i, j) elements, element k
+   * being i * 1000000 + j * 1000 + k; some pairs send nothing. */
+  int* sc = malloc(sizeof(int) * (size_t)p);
+  int* sd = malloc(sizeof(int) * (size_t)p);
+  int* rc = malloc(sizeof(int) * (size_t)p);
+  int* rd = malloc(sizeof(int) * (size_t)p);
+  int st = 0, rt = 0;
+  for (int j = 0; j < p; ++j) {
+    sc[j] = pair_count(rank, j, n, iter);
+    rc[j] = pair_count(j, rank, n, iter);
+    sd[j] = st;
+    rd[j] = rt;
+    st += sc[j];
+    rt += rc[j];
+  }
+  long* sv = malloc(sizeof(long) * ((size_t)st + 1));
+  long* rv = malloc(sizeof(long) * ((size_t)rt + 1));
+  for (int j = 0; j < p; ++j)
+    for (int k = 0; k < sc[j]; ++k) sv[sd[j] + k] = rank * 1000000L + j * 1000L + k;
+  MPI_Alltoallv(sv, sc, sd, MPI_LONG, rv, rc, rd, MPI_LONG, comm);
+  for (int i = 0; i < p; ++i)
+    for (int k = 0; k < rc[i]; ++k) expect(rv[rd[i] + k], i * 1000000L + rank * 1000L + k, "MPI_Alltoallv", iter, k);
+  free(sv);
+  free(rv);
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+
+  /* Scan and Exscan of rank + i: prefix sums of the ranks. */
+  for (int i = 0; i < n; ++i) a[i] = rank + i;
+  MPI_Scan(a, b, n, MPI_LONG, MPI_SUM, comm);
+  for (int i = 0; i < n; ++i) expect(b[i], (long)(rank + 1) * i + (long)rank * (rank + 1) / 2, "MPI_Scan", iter, i);
+  MPI_Exscan(a, b, n, MPI_LONG, MPI_SUM, comm);
+  if (rank > 0)
+    for (int i = 0; i < n; ++i) expect(b[i], (long)rank * i + (long)(rank - 1) * rank / 2, "MPI_Exscan", iter, i);
 
   free(a);
   free(b);

@@ -60,6 +60,16 @@ struct Settings {
   static Settings from_environment();
 };
 
+// OPTCOLL_CHECK=1: the MPI layer's argument check (src/mpi/agreement.hpp).
+// Unlike the Settings above, each process's own value, read at the first
+// call: the check runs before a communicator's state (and rank 0's
+// settings) exists, so set it at every rank (mpiexec passes the
+// environment to every rank by default). Malformed values are reported on
+// stderr and read as 0.
+bool check_enabled() noexcept;
+// Reads OPTCOLL_CHECK again (tests).
+void refresh_check_setting() noexcept;
+
 // One environment variable, for the generated documentation
 // (`optcoll settings`): every variable the settings read.
 struct Variable {
