@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang-format
           libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          openmpi-bin libopenmpi-dev mpich libmpich-dev clang-14 libclang-rt-14-dev)
+          openmpi-bin libopenmpi-dev mpich libmpich-dev clang-14 libclang-rt-14-dev
+          libsimgrid-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,40 @@
+// SMPI's own collective algorithms, chosen at run time.
+//
+// smpirun fixes one algorithm per collective at start-up
+// (--cfg=smpi/coll-selector, --cfg=smpi/<coll>); SimGrid's library also
+// exports the setters it uses for that (simgrid::smpi::colls::set_<coll>),
+// so one simulation can time Open MPI's and MPICH's selection logic and the
+// named classic algorithms one after the other on the same platform. Each
+// setter changes a process-wide function pointer, which every simulated
+// rank shares; all ranks call it with the same name after a barrier.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace optcoll::bench::smpi {
+
+// One of SMPI's switchable collectives ("bcast", "reduce", "allgather",
+// "allgatherv", "allreduce", "reduce_scatter" (also Reduce_scatter_block),
+// "gather", "scatter", "alltoall", "alltoallv"), or "" for the operations
+// SMPI implements once (Scan, Exscan, Gatherv, Scatterv).
+struct Native {
+  std::string family;
+  std::vector<std::string> classics;  // named algorithms timed besides the selectors
+};
+
+// Whether SMPI's `algorithm` runs correctly with `count` elements on p ranks
+// (some of its algorithms abort below one element per rank).
+bool native_supports(const std::string& algorithm, std::int64_t count, int p);
+
+// The family and classic algorithms of a benchmark operation (collectives.cpp
+// names them); throws std::invalid_argument for an unknown operation.
+Native native_for(const std::string& op);
+
+// MPI_<family> runs `algorithm` from now on: a selector ("ompi", "mpich",
+// "default") or an SMPI algorithm name. SimGrid aborts on an unknown name.
+// Collective over MPI_COMM_WORLD (a barrier first).
+void select_native(const std::string& family, const std::string& algorithm);
+
+}  // namespace optcoll::bench::smpi

@@ -1,0 +1,20 @@
+# SimGrid/SMPI build (scripts/build-smpi.sh, ./build-smpi): the compilers are
+# smpicc/smpicxx, so liboptcoll and liboptcoll_mpi are the ordinary sources
+# compiled against SMPI's mpi.h, and the benchmark bench/smpi/collectives
+# runs them under smpirun on a simulated platform (bench/smpi/README.md).
+# An SMPI program is a shared object that smpirun loads once per simulated
+# rank (global-variable privatization), so the optcoll libraries are linked
+# into it statically: every rank then has its own copy of their globals.
+option(OPTCOLL_SMPI "Build the SimGrid/SMPI benchmark (configure with smpicc/smpicxx as the compilers)" OFF)
+if(NOT OPTCOLL_SMPI)
+  return()
+endif()
+if(NOT TARGET optcoll_mpi)
+  message(FATAL_ERROR "optcoll: OPTCOLL_SMPI needs the MPI layer (find_package(MPI) with smpicxx failed)")
+endif()
+
+add_executable(smpi_collectives bench/smpi/collectives.cpp bench/smpi/cases.cpp bench/smpi/native.cpp)
+set_target_properties(smpi_collectives PROPERTIES OUTPUT_NAME collectives RUNTIME_OUTPUT_DIRECTORY
+                                                  ${CMAKE_BINARY_DIR}/bench/smpi)
+target_include_directories(smpi_collectives PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+target_link_libraries(smpi_collectives PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
