@@ -9,8 +9,8 @@
 //
 // (scripts/bench-smpi.sh runs it; docs/smpi.md has the method.) Per
 // operation and size (cases.hpp): if every rank's buffers fit in
-// --check-memory bytes over all ranks (default 2 GiB), the inputs get a
-// pattern and SMPI's plainest algorithm ("default") computes the expected
+// --check-memory bytes over all ranks (default 128 MiB), the inputs get a
+// pattern and a plain SMPI algorithm (native.hpp) computes the expected
 // result; then every implementation runs once on fresh inputs and each
 // rank compares its result with the expected one byte for byte (check "ok"
 // or "FAIL"; --inject-fault flips one byte of optcoll's result at the last
@@ -59,7 +59,7 @@ struct Config {
   std::vector<std::pair<std::string, std::string>> variants;  // (op, optcoll algorithm)
   int reps = 5;
   bool classics = true;
-  std::int64_t check_memory = std::int64_t{2} << 30;
+  std::int64_t check_memory = std::int64_t{128} << 20;
   std::string csv;
   std::string platform;
   bool inject_fault = false;
@@ -100,11 +100,11 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
   const bool checked = case_bytes_per_rank(op, dist, bytes, g_size) * g_size <= cfg.check_memory;
   const std::unique_ptr<Case> k = make_case(op, dist, bytes, !checked);
   const Native nat = native_for(op);
-  // The oracle: SMPI's plainest algorithm ("default": linear or binomial;
-  // its selectors' choices are checked like optcoll, and some are wrong).
+  // The oracle: a plain algorithm of SMPI's (native.hpp); its selectors'
+  // choices are checked like optcoll, and some are wrong.
   std::vector<int> expected;
   if (checked) {
-    select_native(nat.family, "default");
+    select_native(nat.family, nat.oracle);
     k->prepare();
     MPI_Barrier(MPI_COMM_WORLD);
     k->native();
@@ -134,6 +134,12 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
                                                             MPI_SUM, {}, k->describe_smallest);
     rows[0].alg = d.algorithm;
     rows[0].blocks = d.blocks;
+    static bool reported = false;  // the model optcoll chose by, once
+    if (!reported && d.model.ab.alpha > 0 && g_rank == 0) {
+      reported = true;
+      fmt::print(stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={}\n", g_size,
+                 d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0);
+    }
   }
   for (const auto& [vop, alg] : cfg.variants) {
     if (vop != op) continue;
@@ -157,7 +163,7 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
     select_native(nat.family, impl.rfind("smpi:", 0) == 0 ? impl.substr(5) : impl);
     measure(impl, k->native, false);
   }
-  select_native(nat.family, "default");
+  select_native(nat.family, "ompi");  // what smpirun starts with (bench-smpi.sh)
   const std::int64_t total =
       std::max(k->send.size(), k->recv.size()) * static_cast<std::int64_t>(sizeof(int));  // this rank's
   std::int64_t total_max = total;

@@ -22,6 +22,11 @@ namespace optcoll::bench::smpi {
 struct Native {
   std::string family;
   std::vector<std::string> classics;  // named algorithms timed besides the selectors
+  // The oracle of the checks: a plain textbook algorithm of SMPI's (binomial
+  // tree, ring, recursive doubling). Not "default": for Allgather and
+  // Alltoall that is the nonblocking linear algorithm, p^2 messages in flight,
+  // which SimGrid takes minutes to simulate at p = 256.
+  std::string oracle;
 };
 
 // Whether SMPI's `algorithm` runs correctly with `count` elements on p ranks

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# optcoll against SMPI's own collectives at scale, on simulated networks
+# (SimGrid/SMPI; docs/smpi.md). Builds ./build-smpi (scripts/build-smpi.sh),
+# runs bench/smpi/collectives under smpirun, one simulation per task, and
+# merges the rows into one CSV with the run's metadata.
+#
+#   scripts/bench-smpi.sh [--quick] [--platform NAME] [--p "16 64 ..."] [--ops "OP[:DIST] ..."] [--jobs N]
+#
+# Full sweep (default): p in 16 64 100 256 1000 1024, every operation,
+#   8 B .. 16 MiB (sizes per p below), Open MPI's and MPICH's selectors and
+#   the classic algorithms; writes bench/results/smpi-<platform>.csv.
+#   Tasks: (p, operation) up to p = 256, (p, operation, size) beyond.
+#   Restartable: finished tasks in build-smpi/results/<platform>/ are kept;
+#   OPTCOLL_SMPI_FRESH=1 starts over.
+# --quick: p = 64 and 100, every operation, 8 B and 64 KiB, selectors only,
+#   results checked; writes build-smpi/results/quick-<platform>.csv. The
+#   test suite runs it (cmake/smpi.cmake).
+# Calibration: optcoll measures alpha and beta at its first call on a
+#   communicator, which costs minutes of simulation at p = 1024; the first
+#   task at each p measures them and the others get the same numbers
+#   (OPTCOLL_ALPHA, OPTCOLL_BETA, OPTCOLL_BLOCK_CAP: the same choices).
+# OPTCOLL_SMPIRUN: the smpirun to use (scripts/smpi-bundle.sh makes one).
+# Exit status: 1 if an optcoll result differed from SMPI's, 77 if SimGrid is
+# not installed (CTest: skipped).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+platform=fattree-1024
+ps=""
+ops="bcast reduce allgather allgatherv:regular allgatherv:irregular allgatherv:degenerate reduce_scatter_block
+     reduce_scatter allreduce gather gatherv scatter scatterv scan exscan alltoall alltoallv"
+jobs=${OPTCOLL_SMPI_JOBS:-1}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --platform) platform=$2; shift ;;
+    --p) ps=$2; shift ;;
+    --ops) ops=$2; shift ;;
+    --jobs) jobs=$2; shift ;;
+    *) echo "usage: $0 [--quick] [--platform NAME] [--p \"P ...\"] [--ops \"OP[:DIST] ...\"] [--jobs N]" >&2; exit 2 ;;
+  esac
+  shift
+done
+smpirun=${OPTCOLL_SMPIRUN:-smpirun}
+bench_env=""
+if ! command -v "$smpirun" >/dev/null; then
+  echo "bench-smpi.sh: SimGrid's smpirun not installed: skipped (scripts/deps.sh installs libsimgrid-dev)" >&2
+  exit 77
+fi
+[ "${OPTCOLL_SMPI_NO_BUILD:-0}" = 1 ] || scripts/build-smpi.sh >&2
+xml=bench/smpi/platforms/$platform.xml
+[ -f "$xml" ] || { echo "bench-smpi.sh: no platform $xml" >&2; exit 2; }
+
+# Sizes per p (bytes of the whole vector, bench/smpi/cases.hpp).
+sizes_for() {
+  if [ "$quick" = 1 ]; then echo "8 65536"; return; fi
+  case "$1" in
+    1000|1024) echo "8 65536 1048576 16777216" ;;
+    *) echo "8 256 8192 65536 262144 1048576 4194304 16777216" ;;
+  esac
+}
+# The natives of (op, p, size): SMPI's Scan and Exscan are linear (rank r
+# receives r messages at once into r temporary buffers), p^2/2 flows that
+# SimGrid simulates in minutes from p = 256 on; beyond 8 KiB there only
+# optcoll runs. Classic algorithms with p - 1 rounds cost a million
+# messages per call at p = 1024; there the selectors and the logarithmic
+# classics run.
+natives_for() {
+  local op=$1 p=$2 s=$3
+  if [ "$quick" = 1 ]; then echo "--natives ompi,mpich"; return; fi
+  case "$op" in scan|exscan) if [ "$p" -ge 256 ] && [ "$s" -gt 8192 ]; then echo "--natives none"; return; fi ;; esac
+  if [ "$p" -ge 1000 ]; then echo "--classics 0 --natives ompi,mpich$(log_classics "$op")"; return; fi
+  echo "--classics 1"
+}
+log_classics() {
+  case "$1" in
+    bcast) echo ",smpi:binomial_tree,smpi:scatter_rdb_allgather" ;;
+    reduce) echo ",smpi:binomial,smpi:scatter_gather,smpi:rab" ;;
+    allgather) echo ",smpi:bruck,smpi:rdb" ;;
+    allgatherv*) echo ",smpi:ompi_bruck,smpi:mpich_rdb" ;;
+    reduce_scatter*) echo ",smpi:ompi_basic_recursivehalving,smpi:ompi_butterfly" ;;
+    allreduce) echo ",smpi:rdb,smpi:rab_rdb" ;;
+    gather|scatter) echo ",smpi:ompi_binomial" ;;
+    alltoall|alltoallv) echo ",smpi:bruck" ;;
+  esac
+}
+
+work=build-smpi/results/$platform
+[ "$quick" = 1 ] && work=build-smpi/results/quick-$platform
+[ "${OPTCOLL_SMPI_FRESH:-0}" = 1 ] && rm -rf "$work"
+mkdir -p "$work"
+hosts=$work/hostfile
+for i in $(seq 0 1023); do echo "node-$i"; done >"$hosts"
+[ -n "$ps" ] || { [ "$quick" = 1 ] && ps="64 100" || ps="16 64 100 256 1000 1024"; }
+cfg=(--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi
+     --cfg=smpi/tmpdir:/dev/shm --log=root.thres:critical)
+start=$(date +%s)
+bench() {  # bench P ARGS...: one simulation (environment: $bench_env)
+  local p=$1
+  shift
+  # shellcheck disable=SC2086
+  env ${bench_env:-} nice -n 5 "$smpirun" -platform "$xml" -hostfile "$hosts" -np "$p" \
+    build-smpi/bench/smpi/collectives --platform "$platform" "$@" "${cfg[@]}"
+}
+
+# Calibration per p (see above): the model line the benchmark prints.
+calibrate() {
+  local p=$1 f=$work/model-p$1
+  [ -s "$f" ] && return 0
+  bench "$p" --ops bcast --sizes 1024 --natives none --reps 1 2>&1 | grep 'optcoll model' >"$f.tmp" || true
+  if ! grep -q 'alpha=' "$f.tmp"; then echo "bench-smpi.sh: calibration at p=$p failed" >&2; return 1; fi
+  mv "$f.tmp" "$f"
+}
+model_env() {  # the calibration of p as environment assignments
+  sed -E 's/.*alpha=([^ ]+) beta=([^ ]+) block_cap=([^ ]+).*/OPTCOLL_ALPHA=\1 OPTCOLL_BETA=\2 OPTCOLL_BLOCK_CAP=\3/' \
+    "$work/model-p$1"
+}
+
+# One task: p, op and its sizes; a CSV part and a log.
+run_task() {
+  local p=$1 op=$2 sizes=$3 name
+  name=p$p-${op//:/-}-${sizes// /-}
+  local part=$work/$name.csv
+  [ -s "$work/$name.done" ] && return 0
+  rm -f "$part"
+  local t0 rc=0 s
+  t0=$(date +%s)
+  local bench_env
+  bench_env=$(model_env "$p")
+  for s in $sizes; do
+    # shellcheck disable=SC2046
+    bench "$p" --ops "$op" --sizes "$s" --csv "$part" $(natives_for "${op%%:*}" "$p" "$s") 2>>"$work/$name.log" || rc=$?
+    [ "$rc" = 0 ] || break
+  done
+  grep '^collectives:' "$work/$name.log" >&2 || true
+  if [ "$rc" != 0 ]; then
+    echo "bench-smpi.sh: p=$p $op $sizes failed (exit $rc), log: $work/$name.log" >&2
+    return "$rc"
+  fi
+  echo "$(($(date +%s) - t0))" >"$work/$name.done"
+}
+
+failed=0
+for p in $ps; do calibrate "$p" || failed=1; done
+tasks=()
+for p in $(echo "$ps" | tr ' ' '\n' | sort -rn); do
+  for op in $ops; do
+    if [ "$p" -ge 1000 ]; then
+      for s in $(sizes_for "$p"); do tasks+=("$p|$op|$s"); done
+    else
+      tasks+=("$p|$op|$(sizes_for "$p")")
+    fi
+  done
+done
+for t in "${tasks[@]}"; do
+  IFS='|' read -r p op sizes <<<"$t"
+  [ -s "$work/model-p$p" ] || continue
+  run_task "$p" "$op" "$sizes" &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || failed=1; done
+done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
+wall=$(($(date +%s) - start))
+
+# Merge: metadata as '#' lines, then the header and every task's rows.
+out=bench/results/smpi-$platform.csv
+[ "$quick" = 1 ] && out=build-smpi/results/quick-$platform.csv
+mkdir -p "$(dirname "$out")"
+tasks_wall=$(cat "$work"/*.done 2>/dev/null | awk '{s += $1} END {print s + 0}')
+{
+  echo "# command: scripts/bench-smpi.sh$([ "$quick" = 1 ] && echo " --quick") --platform $platform --p \"$ps\""
+  echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "# git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src include bench 2>/dev/null || echo ' (modified)')"
+  echo "# simgrid: 3.32 (Debian 12 libsimgrid-dev)"
+  echo "# host: $(uname -srm), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $jobs jobs"
+  echo "# platform: $xml; smpirun ${cfg[*]}"
+  for p in $ps; do [ -s "$work/model-p$p" ] && echo "# calibration: $(sed 's/^collectives: //' "$work/model-p$p")"; done
+  echo "# wall_s: $wall (this invocation), $tasks_wall (every task, summed)"
+  echo "platform,op,dist,p,bytes,total_bytes,impl,alg,blocks,us,us_min,us_max,reps,check,wall_s"
+  cat "$work"/p*.csv 2>/dev/null
+} >"$out"
+echo "bench-smpi.sh: $out ($(grep -vc '^#' "$out") lines), $wall s" >&2
+if grep -q ',optcoll[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,FAIL,' "$out"; then
+  echo "bench-smpi.sh: optcoll results differ from SMPI's:" >&2
+  grep ',optcoll[^,]*,.*,FAIL,' "$out" >&2
+  exit 1
+fi
+[ "$failed" = 0 ] || exit 1
