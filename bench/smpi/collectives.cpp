@@ -4,8 +4,8 @@
 //
 //   smpirun -platform P.xml -hostfile H -np N build-smpi/bench/smpi/collectives
 //       [--ops OP[:DIST],...] [--sizes B,...] [--reps R] [--classics 0|1]
-//       [--variants OP:ALG,...] [--natives IMPL,...] [--check-memory B] [--csv FILE] [--platform NAME]
-//       [--inject-fault 1]
+//       [--variants OP:ALG,...] [--natives IMPL,...] [--optcoll 0] [--print-natives 1]
+//       [--check-memory B] [--csv FILE] [--platform NAME] [--inject-fault 1]
 //
 // (scripts/bench-smpi.sh runs it; docs/smpi.md has the method.) Per
 // operation and size (cases.hpp): if every rank's buffers fit in
@@ -14,7 +14,7 @@
 // result; then every implementation runs once on fresh inputs and each
 // rank compares its result with the expected one byte for byte (check "ok"
 // or "FAIL"; --inject-fault flips one byte of optcoll's result at the last
-// rank first, which must fail). Larger payloads live in SMPI's shared
+// rank, or at the root for Reduce and Gather(v), which must fail). Larger payloads live in SMPI's shared
 // memory, unchecked ("-"). Each implementation then runs once more
 // (warm-up) and --reps times (default 5): a barrier, the call, this rank's
 // time; the row's time is the median over repetitions of the maximum over
@@ -23,9 +23,13 @@
 // impl: optcoll (its own choice, alg/blocks from optcoll::mpi::describe),
 // optcoll:<alg> (--variants), ompi, mpich, smpi:<algorithm> (--classics),
 // native (operations SMPI implements once); --natives replaces the list
-// (ompi, mpich, smpi:<algorithm>; "none": optcoll only). Exit status 1 if an optcoll
+// (ompi, mpich, smpi:<algorithm>; "none": optcoll only), --optcoll 0 leaves
+// optcoll out, --print-natives 1 only prints the list per size. Each row is
+// written as soon as it is measured (SimGrid aborts the whole simulation
+// on some of its own algorithms' bugs). Exit status 1 if an optcoll
 // result was wrong (a wrong native one is only reported).
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 #include <mpi.h>
 
 #include <chrono>
@@ -64,6 +68,8 @@ struct Config {
   std::string platform;
   bool inject_fault = false;
   std::vector<std::string> natives;  // --natives: instead of ompi, mpich and the classics
+  bool optcoll = true;                // --optcoll 0: the natives only
+  bool print_natives = false;         // --print-natives 1: list them per size, run nothing
 };
 
 struct Row {
@@ -94,12 +100,37 @@ std::string compare(const Case& k, const std::vector<int>& expected, const std::
   return bad == 0 ? "ok" : "FAIL";
 }
 
+// The implementations run for a case: optcoll (unless --optcoll 0), the
+// variants, and the natives (--natives, or ompi, mpich and the classics).
+std::vector<std::string> natives_of(const Config& cfg, const Native& nat, std::int64_t count) {
+  std::vector<std::string> natives = cfg.natives;
+  if (!natives.empty()) {
+    if (nat.family.empty() && natives != std::vector<std::string>{"none"}) natives = {"native"};
+  } else if (nat.family.empty()) {
+    natives.push_back("native");
+  } else {
+    natives = {"ompi", "mpich"};
+    if (cfg.classics)
+      for (const std::string& a : nat.classics)
+        if (native_supports(a, count, g_size)) natives.push_back("smpi:" + a);
+  }
+  std::erase(natives, "none");
+  return natives;
+}
+
 bool run_case(const Config& cfg, const std::string& op, const std::string& dist, std::int64_t bytes,
               std::FILE* csv) {
   const auto wall0 = std::chrono::steady_clock::now();
   const bool checked = case_bytes_per_rank(op, dist, bytes, g_size) * g_size <= cfg.check_memory;
   const std::unique_ptr<Case> k = make_case(op, dist, bytes, !checked);
   const Native nat = native_for(op);
+  const std::vector<std::string> natives = natives_of(cfg, nat, k->describe_count);
+  if (cfg.print_natives) {
+    if (g_rank == 0) fmt::print("{} {} {}\n", op, bytes, fmt::join(natives, ","));
+    return true;
+  }
+  std::int64_t total = std::max(k->send.size(), k->recv.size()) * static_cast<std::int64_t>(sizeof(int));
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   // The oracle: a plain algorithm of SMPI's (native.hpp); its selectors'
   // choices are checked like optcoll, and some are wrong.
   std::vector<int> expected;
@@ -109,10 +140,14 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
     MPI_Barrier(MPI_COMM_WORLD);
     k->native();
     expected.assign(k->result().begin(), k->result().end());
+    select_native(nat.family, "ompi");  // what smpirun starts with (bench-smpi.sh)
   }
-  std::vector<Row> rows;
-  // One implementation: checked once on fresh inputs, then timed.
-  const auto measure = [&](const std::string& impl, const std::function<void()>& call, bool fault) {
+  bool ok = true;
+  Row first;  // optcoll's, for the progress line
+  // One implementation: checked once on fresh inputs, timed, and its row
+  // written at once (a later native that SimGrid aborts on loses nothing).
+  const auto measure = [&](const std::string& impl, const std::function<void()>& call, bool fault,
+                           const std::function<void(Row&)>& annotate) {
     const auto start = std::chrono::steady_clock::now();
     Row r;
     r.impl = impl;
@@ -120,72 +155,54 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
       k->prepare();
       MPI_Barrier(MPI_COMM_WORLD);
       call();
-      if (fault && g_rank == g_size - 1 && k->result_count > 0)
+      // The fault goes to the last rank, or to the root where only it has a result.
+      const int victim = k->op == "reduce" || k->op.rfind("gather", 0) == 0 ? 0 : g_size - 1;
+      if (fault && g_rank == victim && k->result_count > 0)
         reinterpret_cast<unsigned char*>(k->result().data())[0] ^= 0x10U;
       r.check = compare(*k, expected, impl);
     }
     r.t = time_reps(call, cfg.reps);
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rows.push_back(r);
-  };
-  measure("optcoll", [&] { k->ours({}); }, cfg.inject_fault);
-  if (k->describable) {
-    const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, k->coll, k->describe_count, MPI_INT,
-                                                            MPI_SUM, {}, k->describe_smallest);
-    rows[0].alg = d.algorithm;
-    rows[0].blocks = d.blocks;
-    static bool reported = false;  // the model optcoll chose by, once
-    if (!reported && d.model.ab.alpha > 0 && g_rank == 0) {
-      reported = true;
-      fmt::print(stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={}\n", g_size,
-                 d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0);
-    }
-  }
-  for (const auto& [vop, alg] : cfg.variants) {
-    if (vop != op) continue;
-    const optcoll::Options o{alg, 0};
-    measure("optcoll:" + alg, [&] { k->ours(o); }, false);
-    rows.back().alg = alg;
-  }
-  std::vector<std::string> natives = cfg.natives;
-  if (!natives.empty()) {
-    if (nat.family.empty()) natives = {"native"};
-  } else if (nat.family.empty()) {
-    natives.push_back("native");
-  } else {
-    natives = {"ompi", "mpich"};
-    if (cfg.classics)
-      for (const std::string& a : nat.classics)
-        if (native_supports(a, k->describe_count, g_size)) natives.push_back("smpi:" + a);
-  }
-  for (const std::string& impl : natives) {
-    if (impl == "none") continue;
-    select_native(nat.family, impl.rfind("smpi:", 0) == 0 ? impl.substr(5) : impl);
-    measure(impl, k->native, false);
-  }
-  select_native(nat.family, "ompi");  // what smpirun starts with (bench-smpi.sh)
-  const std::int64_t total =
-      std::max(k->send.size(), k->recv.size()) * static_cast<std::int64_t>(sizeof(int));  // this rank's
-  std::int64_t total_max = total;
-  MPI_Allreduce(MPI_IN_PLACE, &total_max, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-  bool ok = true;
-  for (Row& r : rows) {
+    annotate(r);  // collective (describe), and restores SMPI's selection
     MPI_Allreduce(MPI_IN_PLACE, r.t.data(), static_cast<int>(r.t.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     ok = ok && (r.check != "FAIL" || r.impl.rfind("optcoll", 0) != 0);
-    if (g_rank != 0) continue;
-    const double med = median(r.t) * 1e6;
-    const double lo = *std::min_element(r.t.begin(), r.t.end()) * 1e6;
-    const double hi = *std::max_element(r.t.begin(), r.t.end()) * 1e6;
-    const std::string line =
-        fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{:.2f}\n", cfg.platform, op, dist, g_size,
-                    bytes, total_max, r.impl, r.alg, r.blocks, med, lo, hi, r.t.size(), r.check, r.wall);
+    if (first.impl.empty()) first = r;
+    if (g_rank != 0) return;
+    const std::string line = fmt::format(
+        "{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{:.2f}\n", cfg.platform, op, dist, g_size, bytes, total,
+        r.impl, r.alg, r.blocks, median(r.t) * 1e6, *std::min_element(r.t.begin(), r.t.end()) * 1e6,
+        *std::max_element(r.t.begin(), r.t.end()) * 1e6, r.t.size(), r.check, r.wall);
     std::fputs(line.c_str(), csv != nullptr ? csv : stdout);
+    std::fflush(csv != nullptr ? csv : stdout);
+  };
+  if (cfg.optcoll) {
+    measure("optcoll", [&] { k->ours({}); }, cfg.inject_fault, [&](Row& r) {
+      if (!k->describable) return;
+      const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, k->coll, k->describe_count, MPI_INT,
+                                                              MPI_SUM, {}, k->describe_smallest);
+      r.alg = d.algorithm;
+      r.blocks = d.blocks;
+      static bool reported = false;  // the model optcoll chose by, once
+      if (!reported && d.model.ab.alpha > 0 && g_rank == 0) {
+        reported = true;
+        fmt::print(stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={}\n", g_size,
+                   d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0);
+      }
+    });
+    for (const auto& [vop, alg] : cfg.variants)
+      if (vop == op) {
+        const optcoll::Options o{alg, 0};
+        measure("optcoll:" + alg, [&] { k->ours(o); }, false, [&](Row& r) { r.alg = alg; });
+      }
   }
-  if (g_rank == 0) {
-    if (csv != nullptr) std::fflush(csv);
+  for (const std::string& impl : natives) {
+    select_native(nat.family, impl.rfind("smpi:", 0) == 0 ? impl.substr(5) : impl);
+    measure(impl, k->native, false, [&](Row&) { select_native(nat.family, "ompi"); });
+  }
+  if (g_rank == 0 && !first.impl.empty()) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    fmt::print(stderr, "collectives: {} {} p={} {}: optcoll {:.1f} us ({} n={}), check {}, wall {:.1f} s\n", op, dist,
-               g_size, human(bytes), median(rows[0].t) * 1e6, rows[0].alg, rows[0].blocks, rows[0].check, wall);
+    fmt::print(stderr, "collectives: {} {} p={} {}: {} {:.1f} us ({} n={}), check {}, wall {:.1f} s\n", op, dist,
+               g_size, human(bytes), first.impl, median(first.t) * 1e6, first.alg, first.blocks, first.check, wall);
   }
   return ok;
 }
@@ -203,6 +220,8 @@ int main(int argc, char** argv) {
   std::string natives;
   int classics = 1;
   int inject = 0;
+  int with_optcoll = 1;
+  int print_natives = 0;
   if (!Args()
            .value("--ops", ops)
            .value("--sizes", sizes)
@@ -210,17 +229,22 @@ int main(int argc, char** argv) {
            .value("--classics", classics)
            .value("--variants", variants)
            .value("--natives", natives)
+           .value("--optcoll", with_optcoll)
+           .value("--print-natives", print_natives)
            .value("--check-memory", cfg.check_memory)
            .value("--csv", cfg.csv)
            .value("--platform", cfg.platform)
            .value("--inject-fault", inject)
            .parse(argc, argv,
                   "collectives [--ops OP[:DIST],...] [--sizes B,...] [--reps R] [--classics 0|1] "
-                  "[--variants OP:ALG,...] [--natives IMPL,...] [--check-memory B] [--csv FILE] [--platform NAME] [--inject-fault 1]")) {
+                  "[--variants OP:ALG,...] [--natives IMPL,...] [--optcoll 0] [--print-natives 1] [--check-memory B] "
+                  "[--csv FILE] [--platform NAME] [--inject-fault 1]")) {
     MPI_Finalize();
     return 2;
   }
   cfg.classics = classics != 0;
+  cfg.optcoll = with_optcoll != 0;
+  cfg.print_natives = print_natives != 0;
   cfg.inject_fault = inject != 0;
   for (const std::string& s : split(sizes)) cfg.sizes.push_back(std::atoll(s.c_str()));
   cfg.natives = split(natives);
