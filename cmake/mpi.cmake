@@ -20,7 +20,6 @@ add_library(optcoll_mpi
   src/mpi/calibrate.cpp
   src/mpi/calibrate_logp.cpp
   src/mpi/select.cpp
-  src/mpi/select_logp.cpp
   src/mpi/validate.cpp
   src/mpi/validate_op.cpp
   src/mpi/run_plan.cpp

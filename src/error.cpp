@@ -14,6 +14,8 @@ const char* to_string(Errc e) noexcept {
       return "invalid rank";
     case Errc::invalid_count:
       return "invalid count";
+    case Errc::invalid_argument:
+      return "invalid argument";
     case Errc::internal:
       return "internal error";
     case Errc::mpi:

@@ -9,12 +9,13 @@ namespace optcoll {
 
 enum class Errc {
   ok = 0,
-  invalid_p,      // process count outside [1, 2^31-1]
-  invalid_root,   // root outside [0, p)
-  invalid_rank,   // rank outside [0, p)
-  invalid_count,  // negative or otherwise impossible count / block count
-  internal,       // a verified invariant failed: a bug in optcoll
-  mpi,            // an MPI call failed or an MPI argument is invalid (optcoll::MpiError)
+  invalid_p,         // process count outside [1, 2^31-1]
+  invalid_root,      // root outside [0, p)
+  invalid_rank,      // rank outside [0, p)
+  invalid_count,     // negative or otherwise impossible count / block count
+  invalid_argument,  // an argument names nothing that exists (an unknown algorithm)
+  internal,          // a verified invariant failed: a bug in optcoll
+  mpi,               // an MPI call failed or an MPI argument is invalid (optcoll::MpiError)
 };
 
 const char* to_string(Errc e) noexcept;

@@ -210,6 +210,31 @@ void merge_keys(const std::byte* a, std::int64_t na, const std::byte* b, std::in
   std::merge(x.begin(), x.end(), y.begin(), y.end(), z.begin(), *static_cast<const Compare*>(ctx));
   if (!z.empty()) std::memcpy(out, z.data(), z.size() * sizeof(T));
 }
+// The order allmerge's merges use: cmp, and among keys that compare equal
+// the order of their bytes. A strict total order on distinct byte
+// patterns, so the merged run is the same whatever order the runs are
+// merged in: every rank ends with the same bits.
+template <class T, class Compare>
+struct TieByBytes {
+  Compare cmp;
+  bool operator()(const T& a, const T& b) const {
+    if (cmp(a, b)) return true;
+    if (cmp(b, a)) return false;
+    return std::memcmp(&a, &b, sizeof(T)) < 0;
+  }
+};
+// Sorts each range of keys that compare equal under cmp (run is sorted by
+// cmp) by their bytes: then run is sorted by TieByBytes. O(n) plus the ties.
+template <class T, class Compare>
+void order_ties(std::vector<T>& run, const TieByBytes<T, Compare>& order) {
+  for (std::size_t i = 0; i < run.size();) {
+    std::size_t j = i + 1;
+    while (j < run.size() && !order.cmp(run[i], run[j])) ++j;
+    if (j - i > 1)
+      std::sort(run.begin() + static_cast<std::ptrdiff_t>(i), run.begin() + static_cast<std::ptrdiff_t>(j), order);
+    i = j;
+  }
+}
 // Checks recv_size >= send_size * factor (factor: the communicator's size
 // when by_comm_size) and maps send == this rank's part of recv to
 // MPI_IN_PLACE.
@@ -310,10 +335,10 @@ void allgather(std::span<const T> send, std::span<T> recv, MPI_Comm comm, const 
   allgather(s, recv.data(), static_cast<std::int64_t>(send.size()), mpi_type<T>(), comm, options);
 }
 
-// Merge all-reduction (Lang 2025): mine is sorted by cmp (any length,
-// also 0); returns the sorted union of every rank's keys, duplicates kept,
-// equal at all ranks (keys that compare equal but differ in their bytes may
-// be ordered differently on different ranks). algorithm: "bruck" (default;
+// Merge all-reduction (Lang 2025): mine is sorted by cmp (a strict weak
+// order; any length, also 0); returns the sorted union of every rank's
+// keys, duplicates kept, keys that compare equal in the order of their
+// bytes, so that every rank gets the same bits. algorithm: "bruck" (default;
 // Lang's Algorithm 1, ceil(log2 p) rounds, the partial buffer for
 // non-powers of two), "circulant" (Algorithm 2, the same rounds, more
 // merging) or "allgatherv" (gather all, then a pairwise merge tree). Time O(log p alpha + (p-1) m beta + p m merge) for
@@ -321,8 +346,12 @@ void allgather(std::span<const T> send, std::span<T> recv, MPI_Comm comm, const 
 template <class T, class Compare = std::less<T>>
 requires std::is_trivially_copyable_v<T> std::vector<T> allmerge(std::span<const T> mine, MPI_Comm comm,
                                                                  Compare cmp = {}, std::string_view algorithm = {}) {
-  const std::vector<std::byte> all = detail::allmerge_bytes(std::as_bytes(mine), static_cast<std::int64_t>(sizeof(T)),
-                                                            &detail::merge_keys<T, Compare>, &cmp, comm, algorithm);
+  const detail::TieByBytes<T, Compare> order{cmp};
+  std::vector<T> own(mine.begin(), mine.end());
+  detail::order_ties(own, order);
+  const std::vector<std::byte> all =
+      detail::allmerge_bytes(std::as_bytes(std::span<const T>(own)), static_cast<std::int64_t>(sizeof(T)),
+                             &detail::merge_keys<T, detail::TieByBytes<T, Compare>>, &order, comm, algorithm);
   std::vector<T> out(all.size() / sizeof(T));
   if (!out.empty()) std::memcpy(out.data(), all.data(), all.size());
   return out;

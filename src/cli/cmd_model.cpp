@@ -40,6 +40,7 @@
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/model/distributions.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/select/select.hpp"
 #include "optcoll/sim/simulator.hpp"
 
 namespace optcoll::cli {
@@ -117,116 +118,52 @@ const plan::AlgorithmInfo& algorithm(Collective op, std::string_view name) {
   return *a;
 }
 
-Priced from_formula(const model::BaselinePrice& b, std::string_view rename = {}) {
-  return {std::string(rename.empty() ? b.name : rename), b.blocks, b.rounds, b.time, "formula"};
+// The call of a row as the one selection sees it (bytes as elements).
+select::Call call_of(const Point& pt, Collective op, bool rank_groups) {
+  select::Call c{.op = op, .p = pt.p, .elem_size = 1, .count = std::max<std::int64_t>(pt.total, 1), .exact = true};
+  if (rank_groups && op != Collective::allreduce) {
+    const auto [lo, hi] = std::minmax_element(pt.groups.begin(), pt.groups.end());
+    c.count = *hi;
+    c.smallest = *lo;
+    c.total = pt.total;
+  }
+  return c;
 }
 
-// optcoll's choice, as the MPI layer makes it (select.cpp) with this
-// alpha and beta: the candidates' modelled times, the cheapest simulated.
+// optcoll's choice, as the MPI layer makes it (select::decide) with this
+// alpha and beta, for an exact operator, simulated. Gather and Scatter: the
+// tree the MPI layer builds (mpi/irregular.cpp): the rank-ordered binomial
+// tree, the adaptive binomial tree (Traff 2018, Prop. 1) for the v-variants.
 Priced optcoll_plan(const Point& pt, Collective op, bool rank_groups) {
-  const std::int64_t count = std::max<std::int64_t>(pt.total, 1);
-  switch (op) {
-    case Collective::bcast:
-    case Collective::reduce: {
-      const std::int64_t n = model::choose_blocks(pt.q, pt.total, count, pt.ab);
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, false,
-                           model::circulant_time(pt.q, pt.total, n, pt.ab));
-    }
-    case Collective::allgather:
-    case Collective::reduce_scatter: {
-      const auto [smallest, largest] = std::minmax_element(pt.groups.begin(), pt.groups.end());
-      const std::int64_t n = model::choose_group_blocks(pt.q, pt.groups, std::max<std::int64_t>(*largest, 1), pt.ab);
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true,
-                           model::all_broadcast_time(pt.q, *largest, *smallest, pt.total - *smallest, n, pt.ab));
-    }
-    case Collective::allreduce: {
-      const std::int64_t largest = (pt.total + pt.p - 1) / pt.p, smallest = pt.total / pt.p;
-      const std::int64_t n = model::choose_all_broadcast_blocks(pt.q, largest, smallest, largest, pt.ab);
-      const double circulant = 2 * model::all_broadcast_time(pt.q, largest, smallest, pt.total - smallest, n, pt.ab);
-      const double dissemination = pt.q * (pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total));
-      if (dissemination <= circulant && pt.total <= model::kDisseminationMaxBytes)
-        return simulate_plan(pt, op, "dissemination", algorithm(op, "dissemination").make, 1, true);
-      return simulate_plan(pt, op, "circulant", algorithm(op, "circulant").make, n, true, circulant);
-    }
-    case Collective::scan:
-    case Collective::exscan: {
-      const int depth = static_cast<int>(pt.p - 1);
-      const std::int64_t n = model::choose_blocks(depth, pt.total, count, pt.ab);
-      const double pipeline = model::circulant_time(depth, pt.total, n, pt.ab);
-      const double doubling = pt.q * (pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total));
-      if (pt.p >= 3 && pt.total >= 2 && pipeline < doubling)
-        return simulate_plan(pt, op, "pipeline", algorithm(op, "pipeline").make, n, false);
-      return simulate_plan(pt, op, "doubling", algorithm(op, "doubling").make, 1, false);
-    }
-    case Collective::gather:
-    case Collective::scatter: {
-      // Gather/Scatter: the rank-ordered binomial tree; the v-variants the
-      // adaptive binomial tree (Traff 2018, Prop. 1; gatherv.cpp).
-      const bool regular =
-          std::adjacent_find(pt.groups.begin(), pt.groups.end(), std::not_equal_to<>()) == pt.groups.end();
-      const char* name = regular ? "binomial" : "adaptive_binomial";
-      return simulate_plan(pt, op, name, algorithm(op, name).make, 1, rank_groups);
-    }
-    case Collective::alltoall:
-    case Collective::alltoallv:
-    case Collective::many_to_many:
-      break;  // no rows yet: `optcoll simulate alltoall|alltoallv|many_to_many` prices them
+  if (op == Collective::gather || op == Collective::scatter) {
+    const bool regular =
+        std::adjacent_find(pt.groups.begin(), pt.groups.end(), std::not_equal_to<>()) == pt.groups.end();
+    const char* name = regular ? "binomial" : "adaptive_binomial";
+    return simulate_plan(pt, op, name, algorithm(op, name).make, 1, rank_groups);
   }
-  throw optcoll::Error(Errc::internal, "no optcoll plan");
+  select::FixedMachine machine(pt.ab);
+  const select::Decision d = select::decide(call_of(pt, op, rank_groups), {}, machine, true);
+  return simulate_plan(pt, op, std::string(d.algorithm->name), d.algorithm->make, d.blocks, rank_groups, d.time);
 }
 
 // The classic algorithms of op, simulated where a plan exists and the run
 // is affordable, else by their closed forms.
-std::vector<Priced> baselines(const Point& pt, Collective op) {
+std::vector<Priced> baselines(const Point& pt, Collective op, bool rank_groups) {
   std::vector<Priced> out;
-  const auto simulated_or_formula = [&](const model::BaselinePrice& b, std::string_view rename = {}) {
-    const plan::AlgorithmInfo* a = plan::find_algorithm(op, b.name);
-    if (a == nullptr || static_cast<double>(pt.p) * static_cast<double>(b.rounds) > kSimulateBudget)
-      return from_formula(b, rename);
-    Priced s = simulate_plan(pt, op, std::string(rename.empty() ? b.name : rename), a->make, b.blocks, false);
-    return s;
-  };
-  switch (op) {
-    case Collective::bcast:
-      for (const auto& b : model::price_baselines(pt.p, pt.total, pt.total, pt.ab))
-        out.push_back(simulated_or_formula(b));
-      break;
-    case Collective::reduce:
-      for (const auto& b : model::price_baselines(pt.p, pt.total, pt.total, pt.ab))
-        out.push_back(b.name == "scatter_allgather" ? from_formula(b, "reduce_scatter_gather")
-                                                    : simulated_or_formula(b));
-      break;
-    case Collective::allgather:
-    case Collective::reduce_scatter:  // the allgather patterns reversed
-      out.push_back(from_formula(model::price_allgather_ring(pt.groups, pt.ab)));
-      out.push_back(from_formula(model::price_allgather_bruck(pt.groups, pt.ab)));
-      break;
-    case Collective::allreduce:
-      out.push_back(from_formula(model::price_allreduce_ring(pt.p, pt.total, pt.ab)));
-      out.push_back(from_formula(model::price_allreduce_recursive_doubling(pt.p, pt.total, pt.ab)));
-      out.push_back(from_formula(model::price_allreduce_rabenseifner(pt.p, pt.total, pt.ab)));
-      break;
-    case Collective::scan:
-    case Collective::exscan: {
-      // MPICH's recursive doubling (optcoll's doubling plan) and Open MPI's
-      // linear chain of whole vectors.
-      const double round = pt.ab.alpha + pt.ab.beta * static_cast<double>(pt.total);
-      out.push_back({"recursive_doubling", 1, pt.q, pt.q * round, "formula"});
-      out.push_back({"linear", 1, pt.p - 1, static_cast<double>(pt.p - 1) * round, "formula"});
-      break;
-    }
-    case Collective::gather:
-    case Collective::scatter: {
-      // The star: the root sends or receives p-1 messages one by one.
-      const PlanMaker star = op == Collective::gather ? &plan::make_gather_linear : &plan::make_scatter_linear;
-      if (static_cast<double>(pt.p) * static_cast<double>(pt.p) <= kSimulateBudget)
-        out.push_back(simulate_plan(pt, op, "linear", star, 1, true));
-      break;
-    }
-    case Collective::alltoall:
-    case Collective::alltoallv:
-    case Collective::many_to_many:
-      break;
+  if (op == Collective::gather || op == Collective::scatter) {
+    // The star: the root sends or receives p-1 messages one by one.
+    const PlanMaker star = op == Collective::gather ? &plan::make_gather_linear : &plan::make_scatter_linear;
+    if (static_cast<double>(pt.p) * static_cast<double>(pt.p) <= kSimulateBudget)
+      out.push_back(simulate_plan(pt, op, "linear", star, 1, true));
+    return out;
+  }
+  for (const select::Classic& c : select::classics(call_of(pt, op, rank_groups), pt.ab, pt.groups)) {
+    const plan::AlgorithmInfo* a = plan::find_algorithm(op, c.name);
+    if (a == nullptr || !a->baseline ||
+        static_cast<double>(pt.p) * static_cast<double>(c.price.rounds) > kSimulateBudget)
+      out.push_back({std::string(c.name), c.price.blocks, c.price.rounds, c.price.time, "formula"});
+    else
+      out.push_back(simulate_plan(pt, op, std::string(c.name), a->make, c.price.blocks, false));
   }
   return out;
 }
@@ -236,9 +173,10 @@ std::vector<Priced> baselines(const Point& pt, Collective op) {
 // logarithmic plans (doubling, dissemination, binomial trees, Bruck), p-1
 // for the shift exchange, 2(p-1) for two-phase routing; -1 where no round
 // bound applies (the pipelined scan chain, n+p-2 rounds).
-std::int64_t bound_rounds(const Priced& mine, std::int64_t p, int q) {
+std::int64_t bound_rounds(const Priced& mine, Collective op, std::int64_t p, int q) {
   if (p == 1) return 0;
   if (mine.name == "circulant") return mine.n - 1 + q;
+  if (op == Collective::allreduce && mine.name == "doubling") return model::doubling_allreduce_rounds(p);
   if (mine.name == "pipeline") return -1;
   if (mine.name == "shift" || mine.name == "direct") return p - 1;
   if (mine.name == "two_phase") return 2 * (p - 1);
@@ -383,9 +321,9 @@ int run_model(const ModelArgs& a) {
     } else {
       pt.groups = model::distribute(row.dist, a.p, pt.total);
       mine = optcoll_plan(pt, row.op, row.volume == Volume::per_rank);
-      if (a.p > 1) base = baselines(pt, row.op);
+      if (a.p > 1) base = baselines(pt, row.op, row.volume == Volume::per_rank);
     }
-    std::int64_t bound = bound_rounds(mine, a.p, q);
+    std::int64_t bound = bound_rounds(mine, row.op, a.p, q);
     if (row.op == Collective::allreduce && mine.name == "circulant") bound *= 2;
     if (a.json) {
       nlohmann::ordered_json r;

@@ -15,6 +15,7 @@
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/model/distributions.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/select/select.hpp"
 #include "optcoll/sim/allmerge.hpp"
 #include "optcoll/sim/simulator.hpp"
 
@@ -31,6 +32,7 @@ struct SimulateArgs {
   std::string algorithm;
   std::string dist = "regular";
   bool noncommutative = false;
+  bool inexact = false;  // reductions: not exact (floating point): needs_exact plans are not chosen
   bool json = false;
   std::uint64_t seed = 1;
   unsigned threads = 2;
@@ -76,41 +78,14 @@ plan::Collective parse_op(const std::string& name) {
   return plan::Collective::allreduce;
 }
 
-// The classic algorithms for op, priced in the same model.
-std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, plan::Collective op, std::int64_t count,
+// The classic algorithms (select::classics), simulated where a plan exists.
+std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, const select::Call& call,
                                           const std::vector<std::int64_t>& group_bytes, const schedule::Circulant& g,
                                           const sim::SimOptions& opt) {
   std::vector<PricedBaseline> out;
-  if (count == 0 || a.p == 1) return out;
-  switch (op) {
-    case plan::Collective::bcast:
-    case plan::Collective::reduce:
-      for (auto b : model::price_baselines(a.p, a.m, count, a.ab)) {
-        // Reversed, van de Geijn's broadcast is Rabenseifner's reduction.
-        if (op == plan::Collective::reduce && b.name == "scatter_allgather") b.name = "reduce_scatter_gather";
-        out.push_back(price_baseline(a, g, op, b, opt));
-      }
-      break;
-    case plan::Collective::allgather:
-    case plan::Collective::reduce_scatter:  // the same patterns reversed
-      out.push_back({model::price_allgather_ring(group_bytes, a.ab), "formula"});
-      out.push_back({model::price_allgather_bruck(group_bytes, a.ab), "formula"});
-      break;
-    case plan::Collective::scan:
-    case plan::Collective::exscan: {
-      // Recursive doubling (MPICH) and the linear chain of whole vectors.
-      const double round = a.ab.alpha + a.ab.beta * static_cast<double>(a.m);
-      const int q = g.q();
-      out.push_back({{"recursive_doubling", 1, q, q * round}, "formula"});
-      out.push_back({{"linear", 1, a.p - 1, static_cast<double>(a.p - 1) * round}, "formula"});
-      break;
-    }
-    default:
-      out.push_back({model::price_allreduce_ring(a.p, a.m, a.ab), "formula"});
-      out.push_back({model::price_allreduce_recursive_doubling(a.p, a.m, a.ab), "formula"});
-      out.push_back({model::price_allreduce_rabenseifner(a.p, a.m, a.ab), "formula"});
-      break;
-  }
+  if (call.count == 0) return out;
+  for (const select::Classic& c : select::classics(call, a.ab, group_bytes))
+    out.push_back(price_baseline(a, g, call.op, {c.name, c.price.blocks, c.price.rounds, c.price.time}, opt));
   return out;
 }
 
@@ -175,23 +150,16 @@ int run_simulate(const SimulateArgs& a) {
   if (groups && a.p > 65536)
     throw UsageError(fmt::format("{} packs up to p blocks per message: simulate p <= 65536, got {}", a.op, a.p));
   const std::int64_t count = a.m / a.elem_size;
-  const plan::AlgorithmInfo* alg = nullptr;
   plan::PlanSpec spec{op, a.p, a.root, count, 1, !a.noncommutative};
-  if (a.algorithm.empty()) {
-    alg = &plan::select_algorithm(spec);
-  } else if ((alg = plan::find_algorithm(op, a.algorithm)) == nullptr) {
-    std::string names;
-    for (const auto& x : plan::algorithms())
-      if (x.op == op) names += fmt::format(" {}", x.name);
-    throw UsageError(fmt::format("no {} algorithm '{}'; choose one of:{}", a.op, a.algorithm, names));
-  }
-  if (alg->needs_commutative && a.noncommutative)
-    throw UsageError(fmt::format("{} algorithm '{}' needs a commutative operator", a.op, alg->name));
+  spec.exact = !a.inexact && !a.noncommutative;
+  const plan::AlgorithmInfo* named = nullptr;
+  if (!a.algorithm.empty() && (named = plan::find_algorithm(op, a.algorithm)) == nullptr)
+    throw UsageError(
+        fmt::format("no {} algorithm '{}'; choose one of: {}", a.op, a.algorithm, select::algorithm_names(op)));
+  if (named != nullptr && named->needs_commutative && a.noncommutative)
+    throw UsageError(fmt::format("{} algorithm '{}' needs a commutative operator", a.op, named->name));
   const int q = schedule::Circulant(a.p).q();
   const bool chosen = a.n == 0;
-  // The scan pipeline is a chain of depth p-1 (plan/scan_pipeline.cpp).
-  const bool chain = (op == plan::Collective::scan || op == plan::Collective::exscan) && alg->name == "pipeline";
-  const int depth = chain ? static_cast<int>(std::min<std::int64_t>(a.p - 1, INT_MAX)) : q;
   // Group collectives: --dist spreads the m bytes over the ranks.
   std::vector<std::int64_t> group_elems = model::distribute(*dist, a.p, count, a.root);
   if (op == plan::Collective::allreduce) group_elems = model::distribute(model::Distribution::regular, a.p, count);
@@ -201,14 +169,28 @@ int run_simulate(const SimulateArgs& a) {
     segs.push_back({segs.empty() ? 0 : segs.back().offset + segs.back().count, c});
     group_bytes.push_back(c * a.elem_size);
   }
-  // The MPI layer's choice (select.hpp): all-broadcasts by their groups.
-  const std::int64_t largest = *std::max_element(group_elems.begin(), group_elems.end());
-  spec.blocks = alg->blocking == plan::Blocking::one ? 1
-                : !chosen                            ? a.n
-                : groups ? model::choose_group_blocks(q, group_bytes, std::max<std::int64_t>(largest, 1), a.ab)
-                         : model::choose_blocks(depth, a.m, std::max<std::int64_t>(count, 1), a.ab);
-  const std::int64_t n = plan::checked_blocks(spec);
+  // The one selection (select.hpp), as the MPI layer makes it: the
+  // algorithm unless named, and the block count unless -n.
   const bool given = groups && op != plan::Collective::allreduce;
+  select::Call call{.op = op,
+                    .p = a.p,
+                    .elem_size = a.elem_size,
+                    .count = count,
+                    .commutative = !a.noncommutative,
+                    .exact = spec.exact};
+  if (given) {
+    const auto [lo, hi] = std::minmax_element(group_elems.begin(), group_elems.end());
+    call.count = *hi;
+    call.smallest = *lo;
+    call.total = count;
+  }
+  select::FixedMachine machine(a.ab);
+  const select::Decision decision = select::decide(call, {.algorithm = a.algorithm, .blocks = a.n}, machine);
+  const plan::AlgorithmInfo* alg = decision.algorithm;
+  // The scan pipeline is a chain of depth p-1 (plan/scan_pipeline.cpp).
+  const bool chain = (op == plan::Collective::scan || op == plan::Collective::exscan) && alg->name == "pipeline";
+  spec.blocks = decision.blocks;
+  const std::int64_t n = plan::checked_blocks(spec);
   const plan::PlanSetup setup =
       given ? plan::PlanSetup(spec, plan::BlockLayout(std::move(segs), n)) : plan::PlanSetup(spec);
   sim::SimOptions opt;
@@ -225,7 +207,7 @@ int run_simulate(const SimulateArgs& a) {
                              : alg->blocking == plan::Blocking::one ? q
                              : chain                                ? n + a.p - 2
                                                                     : phases * (n - 1 + q);
-  const std::vector<PricedBaseline> baselines = baselines_for(a, op, count, group_bytes, setup.context().graph[0], opt);
+  const std::vector<PricedBaseline> baselines = baselines_for(a, call, group_bytes, setup.context().graph[0], opt);
 
   if (a.json) {
     nlohmann::ordered_json j;
@@ -246,11 +228,8 @@ int run_simulate(const SimulateArgs& a) {
     j["loggp_time"] = r.loggp_time;
     j["alpha"] = a.ab.alpha;
     j["beta"] = a.ab.beta;
-    j["data_flow"] = {{"ok", r.ok()},
-                      {"mode", r.payload},
-                      {"tracked_blocks", r.tracked_blocks},
-                      {"blocks", r.blocks},
-                      {"errors", r.errors}};
+    j["data_flow"] = {{"ok", r.ok()},       {"mode", r.payload},        {"tracked_blocks", r.tracked_blocks},
+                      {"blocks", r.blocks}, {"identical", r.identical}, {"errors", r.errors}};
     j["baselines"] = nlohmann::ordered_json::object();
     for (const auto& b : baselines) {
       auto& e = j["baselines"][std::string(b.price.name)];
@@ -272,6 +251,10 @@ int run_simulate(const SimulateArgs& a) {
   fmt::print("data flow: {} ({}, {} of {} blocks tracked)\n", r.ok() ? "verified" : "FAILED", r.payload,
              r.tracked_blocks, r.blocks);
   for (const auto& e : r.errors) fmt::print("  error: {}\n", e);
+  if (op == plan::Collective::allreduce)
+    fmt::print("same bits on every rank: {}\n",
+               r.identical ? "yes, for any operator"
+                           : "only for exact operators (combines in an order that depends on the rank)");
   fmt::print("alpha-beta time: {:.6g} s (alpha {:g} s, beta {:g} s/B); LogGP time: {:.6g} s\n", r.alpha_beta_time,
              a.ab.alpha, a.ab.beta, r.loggp_time);
   if (!baselines.empty()) fmt::print("classic algorithms, same model:\n");
@@ -299,6 +282,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--root", a->root, "Root rank");
   cmd->add_option("--elem-size", a->elem_size, "Bytes per element (default 1)");
   cmd->add_option("--algorithm", a->algorithm, "Algorithm from the registry (default: the library's choice)");
+  cmd->add_flag("--inexact", a->inexact,
+                "Reduce with an operator that is not exact (floating point): plans that combine in a rank-dependent "
+                "order (dissemination, Bruck) are not chosen");
   cmd->add_flag("--noncommutative", a->noncommutative,
                 "Reduce with a non-commutative operator (baselines are still priced as commutative)");
   cmd->add_option("--alpha", a->ab.alpha, "alpha-beta model: seconds per message (default 2e-6)");

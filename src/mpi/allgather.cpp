@@ -33,8 +33,14 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
   CommState& s = c.comm_state(comm);
   std::int64_t smallest = largest;
   for (const plan::Segment& g : groups) smallest = std::min(smallest, g.count);
-  const Choice choice = choose(s, plan::Collective::allgather, largest, largest * c.type.size, true, options,
-                               (largest - smallest) * c.type.size);
+  const Choice choice = choose(s,
+                               {.op = plan::Collective::allgather,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = largest,
+                                .smallest = smallest,
+                                .total = bytes / c.type.size},
+                               options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allgather;
   spec.p = c.size;

@@ -8,9 +8,11 @@
 // commutative op the alpha-beta model picks between
 //   circulant      reduce-scatter + allgather: 2 (n-1+q) (alpha + beta m/n)
 //   dissemination  q rounds of the whole vector: q (alpha + beta m)
-// (Lang 2025, Alg. 2), n the optimal block count; the crossover is near
+//                  (Lang 2025, Alg. 2), for exact operators only
+//   doubling       q rounds, q+1 unless p is a power of two, otherwise
+// n the optimal block count; the crossover is near
 // m = q alpha / (beta (q - 2)) for large q (DEVELOPERS.md, "Allreduce").
-// A non-commutative op gets the rank-ordered plan, 2q (alpha + beta m).
+// A non-commutative op gets doubling. Every rank gets the same bits.
 #include <algorithm>
 
 #include "collectives.hpp"
@@ -35,14 +37,22 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   CommState& s = c.comm_state(comm);
   int commutative = 1;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const std::int64_t bytes = count * c.type.size;
-  const Choice choice = choose_allreduce(s, count, bytes, commutative != 0, options);
+  const bool exact = exact_op(op, c);
+  const Choice choice = choose(s,
+                               {.op = plan::Collective::allreduce,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = count,
+                                .commutative = commutative != 0,
+                                .exact = exact},
+                               options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allreduce;
   spec.p = c.size;
   spec.count = count;
   spec.blocks = choice.blocks;
   spec.commutative = commutative != 0;
+  spec.exact = exact;
   run_plan(s, choice, spec, recvbuf, c.type, op, in_place ? nullptr : sendbuf, true);
 }
 

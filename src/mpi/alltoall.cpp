@@ -132,8 +132,7 @@ void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, s
     exchange::copy_own(send, recv);
   } else {
     CommState& s = c.comm_state(comm);
-    const Choice choice = op == plan::Collective::alltoall ? choose_alltoall(s, block_bytes, options)
-                                                           : choose(s, op, 1, block_bytes, true, options);
+    const Choice choice = choose(s, {.op = op, .p = c.size, .elem_size = 1, .count = block_bytes}, options);
     const plan::ExchangeLayout el = plan::alltoall_layout(recv.groups, send.groups);
     plan::PlanSpec spec;
     spec.op = op;

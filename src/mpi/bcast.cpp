@@ -10,7 +10,8 @@ void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, M
   check_algorithm_name(plan::Collective::bcast, options);
   if (count == 0 || c.type.size == 0 || c.size == 1) return;
   CommState& s = c.comm_state(comm);
-  const Choice choice = choose(s, plan::Collective::bcast, count, count * c.type.size, true, options);
+  const Choice choice =
+      choose(s, {.op = plan::Collective::bcast, .p = c.size, .elem_size = c.type.size, .count = count}, options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::bcast;
   spec.p = c.size;

@@ -21,6 +21,8 @@ int error_class_of(Errc e) {
       return MPI_ERR_ROOT;
     case Errc::invalid_count:
       return MPI_ERR_COUNT;
+    case Errc::invalid_argument:
+      return MPI_ERR_ARG;
     case Errc::invalid_p:
     case Errc::invalid_rank:
       return MPI_ERR_COMM;

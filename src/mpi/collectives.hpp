@@ -33,6 +33,13 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
 // operator on a datatype it is not defined for (validate_op.cpp). Local.
 void check_op(MPI_Op op, const CallInfo& c);
 
+// Whether op on c's datatype is exact: the same bits in any association and
+// operand order (plan::PlanSpec::exact): the predefined operators on
+// integers, logicals and bytes, MAXLOC/MINLOC on integer pairs; not on
+// floating point or complex data (rounding, and NaN and -0.0 in MAX/MIN),
+// not a user operator. Local.
+bool exact_op(MPI_Op op, const CallInfo& c);
+
 // MPI_ERR_BUFFER for a NULL buffer that would be dereferenced, and for
 // MPI_IN_PLACE where a real buffer is needed.
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);

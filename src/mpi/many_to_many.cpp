@@ -55,7 +55,7 @@ void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendco
                                              std::to_string(bytes[i * p + j]) + " bytes to rank " + std::to_string(j) +
                                              ", which expects " + std::to_string(all[j * 2 * p + p + i]));
     }
-  const Choice choice = choose(s, plan::Collective::many_to_many, 1, 0, true, options);
+  const Choice choice = choose(s, {.op = plan::Collective::many_to_many, .p = c.size}, options);
   const bool two_phase = choice.algorithm->name == "two_phase";
   std::vector<std::int64_t> rd(p), sd(p);
   for (std::size_t g = 0; g < p; ++g) {

@@ -32,7 +32,14 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   CommState& s = c.comm_state(comm);
   int commutative = 1;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const Choice choice = choose(s, plan::Collective::reduce, count, count * c.type.size, commutative != 0, options);
+  const Choice choice = choose(s,
+                               {.op = plan::Collective::reduce,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = count,
+                                .commutative = commutative != 0,
+                                .exact = exact_op(op, c)},
+                               options);
   void* work = recvbuf;
   if (!is_root) work = offset(s.work.get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;

@@ -38,8 +38,16 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
   std::int64_t smallest = largest;
   for (const plan::Segment& g : groups) smallest = std::min(smallest, g.count);
-  const Choice choice = choose(s, plan::Collective::reduce_scatter, largest, largest * c.type.size, commutative != 0,
-                               options, (largest - smallest) * c.type.size);
+  const Choice choice = choose(s,
+                               {.op = plan::Collective::reduce_scatter,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = largest,
+                                .smallest = smallest,
+                                .total = total,
+                                .commutative = commutative != 0,
+                                .exact = exact_op(op, c)},
+                               options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce_scatter;
   spec.p = c.size;

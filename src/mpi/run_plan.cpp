@@ -32,7 +32,7 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
     plan::PlanContext ctx{spec, &s.graph};
     // The LogP trees use the communicator's L, o, g (measured at the first
     // such call: collective, and every rank chose the same algorithm).
-    if (choice.algorithm->name == "logp_tree") ctx.logp = &logp_model(s);
+    if (choice.algorithm->needs_logp) ctx.logp = &logp_model(s);
     kept.layout.reset();
     kept.from_caller = layout != nullptr;
     if (plan::has_rank_groups(spec.op)) {
@@ -93,17 +93,17 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
     if (mpi_op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
     check(PMPI_Op_commutative(mpi_op, &commutative), "MPI_Op_commutative");
   }
-  const std::int64_t bytes = count * c.type.size;
-  const bool scan = op == plan::Collective::scan || op == plan::Collective::exscan;
   // Allgather / Reduce_scatter: count is the largest group.
-  const std::int64_t excess = smallest < 0 ? 0 : (count - smallest) * c.type.size;
-  const bool all_broadcast = op == plan::Collective::allgather || op == plan::Collective::reduce_scatter;
-  const Choice ch = op == plan::Collective::allreduce  ? choose_allreduce(s, count, bytes, commutative != 0, options)
-                    : op == plan::Collective::alltoall ? choose_alltoall(s, bytes, options)
-                    : scan                             ? choose_scan(s, op, count, bytes, commutative != 0, options)
-                    : all_broadcast                    ? choose(s, op, count, bytes, commutative != 0, options, excess)
-                                                       : choose(s, op, count, bytes, commutative != 0, options);
-  if (ch.algorithm->name == "logp_tree") logp_model(s);  // what the plan would use
+  const Choice ch = choose(s,
+                           {.op = op,
+                            .p = c.size,
+                            .elem_size = c.type.size,
+                            .count = count,
+                            .smallest = smallest,
+                            .commutative = commutative != 0,
+                            .exact = plan::is_reduction(op) && exact_op(mpi_op, c)},
+                           options);
+  if (ch.algorithm->needs_logp) logp_model(s);  // what the plan would use
   Decision d;
   d.algorithm = std::string(ch.algorithm->name);
   d.blocks = ch.blocks;

@@ -37,8 +37,14 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   CommState& s = c.comm_state(comm);
   int commutative = 1;
   check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
-  const std::int64_t bytes = count * c.type.size;
-  const Choice choice = choose_scan(s, kind, count, bytes, commutative != 0, options);
+  const Choice choice = choose(s,
+                               {.op = kind,
+                                .p = c.size,
+                                .elem_size = c.type.size,
+                                .count = count,
+                                .commutative = commutative != 0,
+                                .exact = exact_op(op, c)},
+                               options);
   const void* init = in_place ? recvbuf : sendbuf;
   void* work = recvbuf;
   const bool scratch = exclusive && c.rank == 0;

@@ -1,69 +1,42 @@
-// Algorithm and block-count selection (see optcoll/mpi/select.hpp).
+// The MPI layer's side of the one selection (see optcoll/mpi/select.hpp):
+// overrides from Options and the settings, the communicator as the
+// machine, a per-communicator cache, MPI error classes.
 #include "optcoll/mpi/select.hpp"
-
-#include "optcoll/model/alltoall.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
 
+#include "optcoll/error.hpp"
+
 namespace optcoll::mpi {
-namespace {
 
-std::string valid_names(plan::Collective op) {
-  std::string out;
-  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
-    if (a.op != op) continue;
-    if (!out.empty()) out += ", ";
-    out += a.name;
-  }
-  return out;
+model::AlphaBeta CommMachine::alpha_beta() {
+  return block_model(s_).ab;
 }
 
-const plan::AlgorithmInfo& pick(CommState& s, plan::Collective op, bool commutative, const Options& options,
-                                bool& fallback) {
-  plan::PlanSpec spec;
-  spec.op = op;
-  spec.commutative = commutative;
-  const bool from_options = !options.algorithm.empty();
-  const plan::AlgorithmInfo* a = nullptr;
-  if (from_options) {
-    check_algorithm_name(op, options);
-    a = plan::find_algorithm(op, options.algorithm);
-  } else {
-    a = env_algorithm(s, op);
-  }
-  if (a == nullptr) return plan::select_algorithm(spec);
-  const std::string_view name = a->name;
-  if (a->needs_commutative && !commutative) {
-    const plan::AlgorithmInfo& d = plan::select_algorithm(spec);
-    if (s.rank == 0 && !s.noted_fallback)
-      std::fprintf(stderr, "optcoll: %s algorithm '%s' needs a commutative operator; using '%s' instead\n",
-                   std::string(plan::to_string(op)).c_str(), std::string(name).c_str(), std::string(d.name).c_str());
-    s.noted_fallback = true;
-    fallback = true;
-    return d;
-  }
-  return *a;
+std::int64_t CommMachine::max_block_bytes() {
+  return block_model(s_).max_block_bytes;
 }
 
-// The collectives whose block counts the cache cap improves (BENCHMARKS.md,
-// issues 3 and 4). Not Reduce_scatter and the circulant Allreduce: at np 8
-// and 16, 8-16 MiB, capped they were as often slower as faster (0.91x to
-// 1.13x the uncapped time).
-bool caps_blocks(plan::Collective op) {
-  using plan::Collective;
-  return op == Collective::bcast || op == Collective::reduce || op == Collective::allgather;
+std::optional<select::Machine::Logp> CommMachine::logp() {
+  Logp lp;
+  lp.units = logp_model(s_);  // collective at the first call
+  if (s_.measured.L > 0) {
+    lp.seconds = {s_.measured.L, s_.measured.o, s_.measured.g, std::max(s_.measured.G, 0.0)};
+  } else {  // OPTCOLL_LOGP: no G known
+    lp.seconds = {static_cast<double>(lp.units.L) * kLogpUnit, static_cast<double>(lp.units.o) * kLogpUnit,
+                  static_cast<double>(lp.units.g) * kLogpUnit, 0.0};
+  }
+  return lp;
 }
-
-}  // namespace
 
 const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op) {
   const std::string_view name(s.settings.algorithm[static_cast<std::size_t>(op)].data());
   if (name.empty()) return nullptr;
   if (const plan::AlgorithmInfo* a = plan::find_algorithm(op, name)) return a;
   const std::string msg = "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" + std::string(name) +
-                          "' (" + env_name(op) + "); valid: " + valid_names(op);
+                          "' (" + env_name(op) + "); valid: " + select::algorithm_names(op);
   if (s.rank == 0 && !s.noted_unknown) std::fprintf(stderr, "%s\n", msg.c_str());
   s.noted_unknown = true;
   throw MpiError(MPI_ERR_ARG, msg);
@@ -72,126 +45,32 @@ const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op) {
 void check_algorithm_name(plan::Collective op, const Options& options) {
   if (options.algorithm.empty() || plan::find_algorithm(op, options.algorithm) != nullptr) return;
   throw MpiError(MPI_ERR_ARG, "optcoll: unknown " + std::string(plan::to_string(op)) + " algorithm '" +
-                                  options.algorithm + "' (Options::algorithm); valid: " + valid_names(op));
+                                  options.algorithm + "' (Options::algorithm); valid: " + select::algorithm_names(op));
 }
 
-Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options, std::int64_t excess_bytes) {
-  Choice c;
-  c.automatic = options.algorithm.empty() && s.settings.algorithm[static_cast<std::size_t>(op)][0] == '\0';
-  if (options.algorithm.empty()) {
-    const std::size_t slot = 2 * static_cast<std::size_t>(op) + (commutative ? 1U : 0U);
-    if (s.picked[slot] == nullptr) s.picked[slot] = &pick(s, op, commutative, options, c.fallback);
-    c.algorithm = s.picked[slot];
-  } else {
-    c.algorithm = &pick(s, op, commutative, options, c.fallback);
+Choice choose(CommState& s, const select::Call& call, const Options& options, bool with_prices) {
+  CommState::CachedChoice& cached = s.choices[static_cast<std::size_t>(call.op)];
+  if (cached.valid && cached.call == call && cached.algorithm == options.algorithm && cached.blocks == options.blocks &&
+      (cached.priced || !with_prices))
+    return cached.choice;
+  check_algorithm_name(call.op, options);
+  select::Overrides o;
+  if (!options.algorithm.empty()) {
+    o.algorithm = options.algorithm;
+  } else if (const plan::AlgorithmInfo* a = env_algorithm(s, call.op)) {
+    o.algorithm = a->name;
   }
-  const std::int64_t max_blocks = std::max<std::int64_t>(count, 1);
-  switch (c.algorithm->blocking) {
-    case plan::Blocking::one:
-      c.blocks = 1;
-      break;
-    case plan::Blocking::per_rank:
-      c.blocks = s.size;
-      break;
-    case plan::Blocking::n:
-      if (options.blocks > 0) {
-        c.blocks = options.blocks;
-      } else if (s.settings.block_bytes > 0) {
-        c.blocks = (bytes + s.settings.block_bytes - 1) / s.settings.block_bytes;
-      } else if (count < 2 || s.graph.q() < 2) {
-        c.blocks = 1;  // nothing to pipeline
-      } else {
-        if (excess_bytes == 0) {
-          c.blocks = 1;  // the model's answer, without calibrating
-        } else {
-          // The model's answer depends on (bytes, count) only: remember the
-          // last. (An all-broadcast's is the broadcast's of its excess.)
-          const std::int64_t modelled = excess_bytes > 0 ? excess_bytes : bytes;
-          CommState::ModelChoice& last = s.last_model_choice;
-          if (last.bytes != modelled || last.count != count) {
-            last.blocks = model::choose_blocks(s.graph.q(), modelled, count, block_model(s).ab);
-            last.bytes = modelled;
-            last.count = count;
-          }
-          c.blocks = last.blocks;
-        }
-        // Blocks that fit the cache (BlockModel, comm_state.hpp); bytes is
-        // the largest group for an all-broadcast. No cap binds at or below
-        // kMinBlockCap: those calls need no calibration for it.
-        if (bytes > kMinBlockCap && caps_blocks(op)) {
-          const std::int64_t cap = block_model(s).max_block_bytes;
-          if (cap > 0) c.blocks = std::max(c.blocks, (bytes + cap - 1) / cap);
-        }
-      }
-      c.blocks = std::clamp<std::int64_t>(c.blocks, 1, max_blocks);
-      break;
-  }
-  if (c.automatic && s.settings.logp_auto && (op == plan::Collective::bcast || op == plan::Collective::reduce) &&
-      logp_tree_wins(s, op, bytes, commutative, *c.algorithm, c.blocks)) {
-    c.algorithm = plan::find_algorithm(op, "logp_tree");
-    c.blocks = 1;
-  }
-  return c;
-}
-
-Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative,
-                        const Options& options) {
-  // p groups of count / p elements, rounded up or down (allreduce_layout).
-  const std::int64_t per_group = (count + s.size - 1) / s.size;
-  const std::int64_t size = count > 0 ? bytes / count : 0;
-  const std::int64_t largest = per_group * size, smallest = count / s.size * size;
-  Choice c = choose(s, plan::Collective::allreduce, per_group, largest, commutative, options, largest - smallest);
-  if (!c.automatic || !commutative || bytes > model::kDisseminationMaxBytes) return c;
-  const int q = s.graph.q();
-  const model::AlphaBeta ab = block_model(s).ab;
-  const double t_circulant = 2 * model::all_broadcast_time(q, largest, smallest, bytes - smallest, c.blocks, ab);
-  const double t_dissemination = q * (ab.alpha + ab.beta * static_cast<double>(bytes));
-  if (t_dissemination > t_circulant) return c;
-  c.algorithm = plan::find_algorithm(plan::Collective::allreduce, "dissemination");
-  c.blocks = 1;
-  return c;
-}
-
-Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& options) {
-  Choice c = choose(s, plan::Collective::alltoall, 1, block_bytes, true, options);
-  if (!c.automatic || s.size <= 2) return c;
-  const bool bruck = model::alltoall_prefers_bruck(s.size, block_bytes, block_model(s).ab);
-  c.algorithm = plan::find_algorithm(plan::Collective::alltoall, bruck ? "bruck" : "shift");
-  return c;
-}
-
-Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-                   const Options& options) {
-  Choice c = choose(s, op, count, bytes, commutative, options);
-  if (count < 2 || s.size < 3) return c;  // one message either way
-  const bool pipeline = c.algorithm->name == "pipeline";
-  if (!c.automatic && !pipeline) return c;
-  // The pipeline's n: Options::blocks or OPTCOLL_BLOCK_BYTES, else the
-  // model's, for the chain of depth p-1 (priced like a pipelined broadcast
-  // of depth p-1).
-  const int depth = s.size - 1;
-  std::int64_t n = 0;
-  if (options.blocks > 0) {
-    n = options.blocks;
-  } else if (s.settings.block_bytes > 0) {
-    n = (bytes + s.settings.block_bytes - 1) / s.settings.block_bytes;
-  }
-  const bool fixed = n > 0;
-  if (!c.automatic && fixed) return c;  // choose() applied the same rule
-  const model::AlphaBeta ab = block_model(s).ab;
-  if (!fixed) n = model::choose_blocks(depth, bytes, count, ab);
-  n = std::clamp<std::int64_t>(n, 1, count);
-  if (!c.automatic) {
-    c.blocks = n;
-    return c;
-  }
-  const double t_pipeline = model::circulant_time(depth, bytes, n, ab);
-  const double t_doubling = s.graph.q() * (ab.alpha + ab.beta * static_cast<double>(bytes));
-  if (t_pipeline < t_doubling) {
-    c.algorithm = plan::find_algorithm(op, "pipeline");
-    c.blocks = n;
-  }
+  o.blocks = options.blocks;
+  o.block_bytes = s.settings.block_bytes;
+  o.logp_auto = s.settings.logp_auto;
+  CommMachine machine(s);
+  const Choice c = select::decide(call, o, machine, with_prices);
+  if (c.fallback && s.rank == 0 && !s.noted_fallback)
+    std::fprintf(stderr, "optcoll: %s algorithm '%s': %s ('%s')\n", std::string(plan::to_string(call.op)).c_str(),
+                 std::string(o.algorithm).c_str(), std::string(c.reason).c_str(),
+                 std::string(c.algorithm->name).c_str());
+  s.noted_fallback = s.noted_fallback || c.fallback;
+  cached = {call, options.algorithm, options.blocks, c, with_prices, true};
   return c;
 }
 

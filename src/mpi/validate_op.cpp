@@ -100,7 +100,39 @@ bool applies(Groups g, MPI_Datatype t) {
   return true;
 }
 
+bool integer_pair(MPI_Datatype t) {
+  return in(t, {MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_2INTEGER});
+}
+
 }  // namespace
+
+bool exact_op(MPI_Op op, const CallInfo& c) {
+  if (!c.named_type) return false;
+  const MPI_Datatype t = c.type.type;
+  switch (groups_of(op)) {
+    case Groups::max_min:
+    case Groups::sum_prod:
+      return c_integer(t) || fortran_integer(t);
+    case Groups::logical_ops:
+    case Groups::bitwise:
+      return true;
+    case Groups::loc:
+      return integer_pair(t);
+    case Groups::none:
+      break;
+  }
+  return false;
+}
+
+bool exact_reduction(MPI_Op op, MPI_Datatype type) {
+  int ints = 0, addresses = 0, types = 0, combiner = 0;
+  if (type == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner) != MPI_SUCCESS)
+    return false;
+  CallInfo c;
+  c.type.type = type;
+  c.named_type = combiner == MPI_COMBINER_NAMED;
+  return exact_op(op, c);
+}
 
 void check_op(MPI_Op op, const CallInfo& c) {
   if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");

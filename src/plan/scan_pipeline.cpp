@@ -9,8 +9,8 @@
 // the pipelined broadcast's n-1+q with q replaced by the chain's depth p-1.
 // It beats doubling's q (alpha + beta m) once m is large against p alpha /
 // beta (for p = 8 with the default alpha = 2 us, beta = 0.1 ns/B: above
-// about 200 KB); the MPI layer picks by this model (select.cpp,
-// choose_scan). The block count minimising T is model::choose_blocks with
+// about 200 KB); the selection picks by this model (select/select.hpp,
+// prices::scan_pipeline). The block count minimising T is model::choose_blocks with
 // depth p-1: n* = sqrt((p-2) beta m / alpha).
 //
 // Round t, rank r, block j (0 <= j < n):

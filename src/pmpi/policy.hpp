@@ -1,7 +1,8 @@
-// The selection policy of liboptcoll_pmpi.so: per collective, OPTCOLL_<OP>
-// = auto | optcoll | native | <algorithm name> (a name implies optcoll), the
-// tuning file (OPTCOLL_TUNING_FILE) and the alpha-beta model behind `auto`.
-// MPI-free, so that the rules can be tested without MPI.
+// The policy of liboptcoll_pmpi.so: per collective, OPTCOLL_<OP> = auto |
+// optcoll | native | <algorithm name> (a name implies optcoll), and the
+// tuning file (OPTCOLL_TUNING_FILE). What `auto` predicts without a tuning
+// file is the one selection's (select/select.hpp, runtime.cpp). MPI-free,
+// so that the rules can be tested without MPI.
 #pragma once
 
 #include <array>
@@ -11,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "optcoll/model/block_count.hpp"
 #include "optcoll/plan/plan.hpp"
 
 namespace optcoll::pmpi {
@@ -61,15 +61,5 @@ class Tuning {
  private:
   std::vector<TuningPoint> points_;
 };
-
-// Alpha-beta prices (seconds) of one call: optcoll's default algorithm, and
-// the best classic algorithm an MPI library would pick (the closed forms of
-// model/baselines.hpp), which stands for the native call.
-struct ModelTimes {
-  double optcoll = 0;
-  double native = 0;
-};
-ModelTimes model_times(plan::Collective op, std::int64_t p, std::int64_t bytes, bool commutative,
-                       const model::AlphaBeta& ab);
 
 }  // namespace optcoll::pmpi

@@ -1,6 +1,7 @@
 // Configuration, routing and counters of liboptcoll_pmpi.so (runtime.hpp).
 #include "runtime.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/mpi/datatype.hpp"
+#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {
@@ -95,6 +97,86 @@ void lazy_start() {
     }
   }
   g_started.store(true);
+}
+
+// The payload the tuning file is indexed by (ops.def): the vector, all
+// groups together, p blocks for Alltoall, the busiest rank's volume for
+// Alltoallv.
+std::int64_t tuning_bytes(const select::Call& call) {
+  if (call.op == plan::Collective::alltoall) return call.bytes() * call.p;
+  if (call.op == plan::Collective::alltoallv) return call.total;
+  return select::shape_of(call).m;
+}
+
+// `auto`: the tuning file's measurement, else the selection's prediction.
+Path automatic(MPI_Comm comm, const select::Call& call, std::string& why) {
+  if (g_config.tuning.covers(call.op)) {
+    why = "tuning file";
+    return g_config.tuning.optcoll_wins(call.op, call.p, tuning_bytes(call)) ? Path::optcoll : Path::native;
+  }
+  try {
+    const mpi::Choice d = mpi::choose(mpi::comm_state(comm), call, {}, true);
+    if (g_config.verbose >= 2) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "model: optcoll %s %.1f us, classic %s %.1f us",
+                    std::string(d.algorithm->name).c_str(), d.time * 1e6, std::string(d.classic).c_str(),
+                    d.classic_time * 1e6);
+      why = buf;
+    }
+    return d.time >= 0 && d.time < d.classic_time ? Path::optcoll : Path::native;
+  } catch (const Error& e) {
+    why = e.what();
+    return Path::fallback;
+  }
+}
+
+// Per communicator (an attribute): the v-collectives' call counts and
+// agreed routes (route_v()).
+struct Agreed {
+  std::array<std::int64_t, kOps.size()> calls{};
+  std::array<Path, kOps.size()> path{};
+  std::array<std::int64_t, kOps.size()> total{};
+};
+
+int delete_agreed(MPI_Comm, int, void* value, void*) {
+  delete static_cast<Agreed*>(value);
+  return MPI_SUCCESS;
+}
+
+Agreed& agreed(MPI_Comm comm) {
+  static int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    mpi::check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &delete_agreed, &k, nullptr), "MPI_Comm_create_keyval");
+    return k;
+  }();
+  void* value = nullptr;
+  int found = 0;
+  mpi::check(PMPI_Comm_get_attr(comm, keyval, &value, &found), "MPI_Comm_get_attr");
+  if (found != 0) return *static_cast<Agreed*>(value);
+  auto* a = new Agreed;
+  mpi::check(PMPI_Comm_set_attr(comm, keyval, a), "MPI_Comm_set_attr");
+  return *a;
+}
+
+// Elementwise over groups of four int64: max, max, sum, max.
+void agree(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* x = static_cast<const std::int64_t*>(in);
+  auto* y = static_cast<std::int64_t*>(inout);
+  for (int k = 0; k + 3 < *len; k += 4) {
+    y[k] = std::max(y[k], x[k]);
+    y[k + 1] = std::max(y[k + 1], x[k + 1]);
+    y[k + 2] += x[k + 2];
+    y[k + 3] = std::max(y[k + 3], x[k + 3]);
+  }
+}
+
+MPI_Op agree_op() {
+  static MPI_Op op = [] {
+    MPI_Op o = MPI_OP_NULL;
+    mpi::check(PMPI_Op_create(&agree, 1, &o), "MPI_Op_create");
+    return o;
+  }();
+  return op;
 }
 
 }  // namespace
@@ -206,40 +288,60 @@ std::string summary(int rank) {
   return out;
 }
 
-Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative) {
+Path route(Op op, MPI_Comm comm, const select::Call& call) {
   const plan::Collective c = info(op).collective;
   const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
   Path path = Path::native;
   std::string why;
+  const plan::Shape shape = select::shape_of(call);
   if (mode == Mode::native) {
     why = mpi::env_name(c) + "=native";
-  } else if (bytes == 0 || p == 1) {
+  } else if (shape.m == 0 || call.p == 1) {
     why = "nothing to move";
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;
     why = mpi::env_name(c);
-  } else if (bytes < 0) {
-    why = "auto: the payload is not known at every rank";
-  } else if (g_config.tuning.covers(c)) {
-    path = g_config.tuning.optcoll_wins(c, p, bytes) ? Path::optcoll : Path::native;
-    why = "tuning file";
   } else {
-    try {
-      const model::AlphaBeta ab = mpi::block_model(mpi::comm_state(comm)).ab;
-      const ModelTimes t = model_times(c, p, bytes, commutative, ab);
-      path = t.optcoll < t.native ? Path::optcoll : Path::native;
-      if (g_config.verbose >= 2) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "model: optcoll %.1f us, native %.1f us", t.optcoll * 1e6, t.native * 1e6);
-        why = buf;
-      }
-    } catch (const Error& e) {
-      path = Path::fallback;
-      why = e.what();
-    }
+    path = automatic(comm, call, why);
   }
   count(op, path);
-  trace(op, comm, p, bytes, path, why);
+  trace(op, comm, static_cast<int>(call.p), tuning_bytes(call), path, why);
+  return path;
+}
+
+Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
+  const plan::Collective c = info(op).collective;
+  const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
+  if (bad != nullptr && mode != Mode::automatic) return fallback(op, comm, bad);
+  if (mode != Mode::automatic || p == 1) {
+    // Forced or native: as route() with an unknown payload.
+    const Path path = mode == Mode::optcoll && p > 1 ? Path::optcoll : Path::native;
+    count(op, path);
+    trace(op, comm, p, -1, path, mode == Mode::optcoll ? mpi::env_name(c) : std::string("nothing to move"));
+    return path;
+  }
+  Agreed& a = agreed(comm);
+  const auto i = static_cast<std::size_t>(op);
+  const std::int64_t n = ++a.calls[i];
+  std::string why = "auto: agreed at an earlier call";
+  if ((n & (n - 1)) == 0) {  // the 1st, 2nd, 4th, ... call: agree
+    // {largest, -smallest, total, bad}: max, max, sum, max (agree_op()).
+    std::int64_t v[4] = {own, -own, own, bad != nullptr ? 1 : 0};
+    mpi::check(PMPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_INT64_T, agree_op(), comm), "MPI_Allreduce");
+    if (v[3] != 0) {
+      a.path[i] = Path::fallback;
+      why = "auto: some rank's arguments are not optcoll's";
+    } else {
+      select::Call call{.op = c, .p = p, .elem_size = 1, .count = v[0], .smallest = -v[1], .total = v[2]};
+      if (c == plan::Collective::alltoallv) call.count = v[0] / p;  // a message of the busiest rank
+      a.total[i] = v[2];
+      a.path[i] = v[2] == 0 ? Path::native : automatic(comm, call, why);
+    }
+  }
+  Path path = a.path[i];
+  if (bad != nullptr && path == Path::optcoll) path = Path::fallback;  // an erroneous call: PMPI_* reports it
+  count(op, path);
+  trace(op, comm, p, a.total[i], path, why);
   return path;
 }
 

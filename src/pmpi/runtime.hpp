@@ -19,6 +19,7 @@
 #include <string>
 
 #include "ops.hpp"
+#include "optcoll/select/select.hpp"
 #include "policy.hpp"
 
 namespace optcoll::pmpi {
@@ -59,13 +60,24 @@ std::int64_t calls(Op op, Path path) noexcept;
 // "optcoll: rank 0 calls: MPI_Bcast optcoll=3 native=1 fallback=0; ..."
 std::string summary(int rank);
 
-// The route of one call on an intracommunicator of size p (p >= 1) whose
-// arguments optcoll supports (else: Path::fallback, counted, by the
-// caller). bytes: the call's total payload, -1 if not every rank knows it
-// (gatherv, scatterv: then `auto` is native); commutative: of the MPI_Op
-// (true for copy collectives). Counts the call. Collective over comm when
-// `auto` needs alpha and beta measured (the first such call on comm).
-Path route(Op op, MPI_Comm comm, int p, std::int64_t bytes, bool commutative);
+// The route of one call on an intracommunicator whose arguments optcoll
+// supports (else: Path::fallback, counted, by the caller), as every rank
+// knows it (call.p: the communicator's size). Under `auto`: the tuning
+// file's measurement nearest to the call when it covers the operation,
+// else the one selection's prediction (select::decide): optcoll when its
+// plan is predicted strictly faster than the best classic algorithm.
+// Counts the call. Collective over comm when `auto` needs alpha and beta
+// measured (the first such call on comm).
+Path route(Op op, MPI_Comm comm, const select::Call& call);
+
+// The route of a Gatherv, Scatterv or Alltoallv, where a rank knows only
+// its own payload (`own` bytes: its block, or for Alltoallv what it sends)
+// and bad: whether optcoll cannot take its arguments. Under `auto` the
+// ranks agree on the payload (largest, smallest, total) and on bad with one
+// small allreduce at the 1st, 2nd, 4th, 8th, ... such call of the
+// operation on the communicator, and reuse the verdict in between: every
+// rank counts the same calls, so every rank routes the same way.
+Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad);
 // Counts a call that went to PMPI_* because optcoll cannot take it.
 Path fallback(Op op, MPI_Comm comm, const char* why);
 

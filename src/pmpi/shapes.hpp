@@ -12,10 +12,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <new>
 
 #include "bytes.hpp"
+#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 
@@ -49,6 +51,20 @@ struct Gate {
       PMPI_Comm_rank(comm, &rank);
     }
   }
+  // A reduction of count elements of type with op as every rank knows it
+  // (`bad` set when the arguments are invalid).
+  select::Call reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+    select::Call c;
+    c.elem_size = std::max<std::int64_t>(payload(1, type), 1);
+    c.count = count;
+    if (bad == nullptr && (count < 0 || count > INT_MAX)) bad = "invalid count";
+    int commutative = 1;
+    if (bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
+      bad = "invalid MPI_Op";
+    c.commutative = commutative != 0;
+    c.exact = bad == nullptr && mpi::exact_reduction(op, type);
+    return c;
+  }
   void check_root(int root) noexcept {
     if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";
   }
@@ -58,10 +74,18 @@ struct Gate {
     if (b < 0 && bad == nullptr) bad = "invalid count or datatype";
     return b;
   }
-  // Whether the call goes to optcoll; counts it either way.
-  bool optcoll(Op op, MPI_Comm comm, std::int64_t bytes, bool commutative) {
+  // Whether the call goes to optcoll; counts it either way. call: as every
+  // rank knows it (p is filled in here).
+  bool optcoll(Op op, MPI_Comm comm, select::Call call) {
     if (bad != nullptr) return fallback(op, comm, bad) == Path::optcoll;
-    return route(op, comm, size, bytes, commutative) == Path::optcoll;
+    call.op = info(op).collective;
+    call.p = size;
+    return route(op, comm, call) == Path::optcoll;
+  }
+  // The same for Gatherv, Scatterv, Alltoallv: this rank's own bytes only.
+  bool optcoll_v(Op op, MPI_Comm comm, std::int64_t own) {
+    if (!active) return false;
+    return route_v(op, comm, size, own, bad) == Path::optcoll;
   }
 };
 
@@ -94,7 +118,7 @@ int bcast OPTCOLL_PMPI_PARAMS_bcast {
   g.check_root(root);
   const std::int64_t bytes = g.payload(count, datatype);
   if (g.bad == nullptr && bytes > INT_MAX) g.bad = "more than INT_MAX bytes";
-  if (!g.optcoll(kOp, comm, bytes, true)) return Native OPTCOLL_PMPI_ARGS_bcast;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_PMPI_ARGS_bcast;
   return guarded(comm, [&] {
     ByteStream data(buffer, count, datatype, bytes);
     if (g.rank == root) data.load(comm);
@@ -111,11 +135,7 @@ int reduce OPTCOLL_PMPI_PARAMS_reduce {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce;
   g.check_root(root);
-  const std::int64_t bytes = g.payload(count, datatype);
-  int commutative = 1;
-  if (g.bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
-    g.bad = "invalid MPI_Op";
-  if (!g.optcoll(kOp, comm, bytes, commutative != 0)) return Native OPTCOLL_PMPI_ARGS_reduce;
+  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_PMPI_ARGS_reduce;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce; });
 }
 

@@ -3,11 +3,13 @@
 // signatures themselves (they move bytes, src/mpi/exchange.hpp), so the
 // arguments go through unchanged.
 //
-// The route's payload is what every rank knows: for Alltoall p times the
-// block's bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE:
-// equal at every rank); for Alltoallv nothing (each rank sees its own
-// counts only), so `auto` leaves it native and a forced optcoll takes it.
+// The route's payload is what every rank knows: for Alltoall the block's
+// bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE: equal at
+// every rank); for Alltoallv a rank's own send volume only, which route_v()
+// agrees on under `auto`.
 #pragma once
+
+#include <algorithm>
 
 #include "shapes.hpp"
 
@@ -32,9 +34,7 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
   if (!in_place) g.payload(recvcount, recvtype);
-  std::int64_t total = -1;
-  if (g.bad == nullptr) total = block * g.size;
-  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_alltoall;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return Native OPTCOLL_PMPI_ARGS_alltoall;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoall; });
 }
 
@@ -48,11 +48,16 @@ int alltoallv OPTCOLL_PMPI_PARAMS_alltoallv {
   if (g.bad == nullptr &&
       (recvcounts == nullptr || rdispls == nullptr || (!in_place && (sendcounts == nullptr || sdispls == nullptr))))
     g.bad = "NULL counts or displacements";
-  for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+  std::int64_t own = 0;  // what this rank sends
+  const std::int64_t one = payload_bytes(1, in_place ? recvtype : sendtype);
+  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
     if (recvcounts[i] < 0 || (!in_place && sendcounts[i] < 0)) g.bad = "negative count";
-  // (A `bad` seen at one rank only makes it alone take PMPI_*: an
-  // erroneous call, which the native call reports.)
-  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_alltoallv;
+    own += std::int64_t{in_place ? recvcounts[i] : sendcounts[i]} * std::max<std::int64_t>(one, 0);
+  }
+  // (A `bad` seen at one rank only makes it alone take PMPI_*, but under
+  // `auto` at an agreeing call: an erroneous call, which the native call
+  // reports.)
+  if (!g.optcoll_v(kOp, comm, own)) return Native OPTCOLL_PMPI_ARGS_alltoallv;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoallv; });
 }
 

@@ -3,12 +3,13 @@
 // MPI_Scatterv. As for MPI_Bcast, optcoll gets bytes (ByteStream,
 // SegmentedBytes): send and receive types need only matching signatures.
 //
-// The route's payload is what every rank knows: p times the per-rank bytes
-// for the regular ones (each rank's send or receive side gives it); for
-// allgatherv the sum of recvcounts (the same array at every rank); for
-// gatherv and scatterv nothing (only the root sees all counts), so `auto`
-// leaves them native and a forced optcoll takes them whatever their size
-// (a rank whose bytes exceed INT_MAX then fails with MPI_ERR_COUNT).
+// The route's payload is what every rank knows: the per-rank bytes for the
+// regular ones (each rank's send or receive side gives it); for allgatherv
+// the largest, smallest and total of recvcounts (the same array at every
+// rank); for gatherv and scatterv a rank's own block only (only the root
+// sees all counts), which route_v() agrees on under `auto`; a forced
+// optcoll takes them whatever their size (a rank whose bytes exceed
+// INT_MAX then fails with MPI_ERR_COUNT).
 #pragma once
 
 #include <vector>
@@ -65,7 +66,7 @@ int allgather OPTCOLL_PMPI_PARAMS_allgather {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
-  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_allgather;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_allgather;
   return guarded(comm, [&] {
     const int per = static_cast<int>(total / g.size);
     ByteStream recv(recvbuf, recvcount * g.size, recvtype, total);
@@ -90,14 +91,18 @@ int allgatherv OPTCOLL_PMPI_PARAMS_allgatherv {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t one = g.payload(1, recvtype);
-  std::int64_t total = 0;
+  std::int64_t total = 0, largest = 0, smallest = INT_MAX;
   if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
   for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
     if (recvcounts[i] < 0) g.bad = "negative count";
-    total += std::int64_t{recvcounts[i]} * one;
+    const std::int64_t b = std::int64_t{recvcounts[i]} * one;
+    total += b;
+    largest = std::max(largest, b);
+    smallest = std::min(smallest, b);
   }
   if (g.bad == nullptr && total > INT_MAX) g.bad = "more than INT_MAX bytes";
-  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_allgatherv;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total}))
+    return Native OPTCOLL_PMPI_ARGS_allgatherv;
   return guarded(comm, [&] {
     const auto p = static_cast<std::size_t>(g.size);
     SegmentedBytes recv(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
@@ -130,7 +135,7 @@ int gather OPTCOLL_PMPI_PARAMS_gather {
   if (!in_place) per = g.payload(sendcount, sendtype);
   if (is_root) per = g.payload(recvcount, recvtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_gather;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_gather;
   return guarded(comm, [&] {
     const int n = static_cast<int>(total / g.size);
     if (!is_root) {
@@ -167,9 +172,13 @@ int gatherv OPTCOLL_PMPI_PARAMS_gatherv {
     for (int i = 0; g.bad == nullptr && i < g.size; ++i)
       if (recvcounts[i] < 0) g.bad = "negative count";
   }
-  // (A `bad` seen at the root only makes it alone take PMPI_*: an erroneous
-  // call, which the native call reports.)
-  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_gatherv;
+  // (A `bad` seen at the root only makes it alone take PMPI_*, but under
+  // `auto` at an agreeing call: an erroneous call, which the native call
+  // reports.)
+  const std::int64_t own = in_place
+                               ? (g.bad == nullptr ? std::int64_t{recvcounts[root]} * payload_bytes(1, recvtype) : 0)
+                               : payload_bytes(sendcount, sendtype);
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_gatherv;
   return guarded(comm, [&] {
     if (!is_root) {
       const int n = own_bytes(payload_bytes(sendcount, sendtype));
@@ -209,7 +218,7 @@ int scatter OPTCOLL_PMPI_PARAMS_scatter {
   if (!in_place) per = g.payload(recvcount, recvtype);
   if (is_root) per = g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, total, true)) return Native OPTCOLL_PMPI_ARGS_scatter;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_scatter;
   return guarded(comm, [&] {
     const int n = static_cast<int>(total / g.size);
     if (!is_root) {
@@ -242,7 +251,10 @@ int scatterv OPTCOLL_PMPI_PARAMS_scatterv {
     for (int i = 0; g.bad == nullptr && i < g.size; ++i)
       if (sendcounts[i] < 0) g.bad = "negative count";
   }
-  if (!g.optcoll(kOp, comm, -1, true)) return Native OPTCOLL_PMPI_ARGS_scatterv;
+  const std::int64_t own = in_place
+                               ? (g.bad == nullptr ? std::int64_t{sendcounts[root]} * payload_bytes(1, sendtype) : 0)
+                               : payload_bytes(recvcount, recvtype);
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_scatterv;
   return guarded(comm, [&] {
     if (!is_root) {
       const int n = own_bytes(payload_bytes(recvcount, recvtype));

@@ -20,32 +20,18 @@
 
 namespace optcoll::pmpi::shapes {
 
-// The route of a reduction of `elements` elements of datatype in total.
-inline bool reduction_route(Gate& g, Op kOp, MPI_Comm comm, std::int64_t elements, MPI_Datatype datatype, MPI_Op op) {
-  std::int64_t bytes = -1;
-  if (g.bad == nullptr) {
-    const std::int64_t one = g.payload(1, datatype);
-    if (elements < 0 || elements > INT_MAX) g.bad = "invalid count";
-    bytes = one * elements;
-  }
-  int commutative = 1;
-  if (g.bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
-    g.bad = "invalid MPI_Op";
-  return g.optcoll(kOp, comm, bytes, commutative != 0);
-}
-
 // MPI_Allreduce, MPI_Scan, MPI_Exscan.
 template <Op kOp, auto Optcoll, auto Native>
 int allreduce OPTCOLL_PMPI_PARAMS_allreduce {
   Gate g(comm);
-  if (!g.active || !reduction_route(g, kOp, comm, count, datatype, op)) return Native OPTCOLL_PMPI_ARGS_allreduce;
+  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_PMPI_ARGS_allreduce;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_allreduce; });
 }
 
 template <Op kOp, auto Optcoll, auto Native>
 int reduce_scatter_block OPTCOLL_PMPI_PARAMS_reduce_scatter_block {
   Gate g(comm);
-  if (!g.active || !reduction_route(g, kOp, comm, recvcount < 0 ? -1 : std::int64_t{recvcount} * g.size, datatype, op))
+  if (!g.active || !g.optcoll(kOp, comm, g.reduction(recvcount, datatype, op)))
     return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter_block; });
 }
@@ -55,10 +41,20 @@ template <Op kOp, auto Optcoll, auto Native>
 int reduce_scatter OPTCOLL_PMPI_PARAMS_reduce_scatter {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
-  std::int64_t total = recvcounts == nullptr ? -1 : 0;
-  for (int i = 0; g.bad == nullptr && total >= 0 && i < g.size; ++i)
-    total = recvcounts[i] < 0 ? -1 : total + recvcounts[i];
-  if (!reduction_route(g, kOp, comm, total, datatype, op)) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
+  // The groups: largest, smallest, total.
+  std::int64_t largest = 0, smallest = INT_MAX, total = 0;
+  if (recvcounts == nullptr && g.bad == nullptr) g.bad = "NULL recvcounts";
+  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
+    if (recvcounts[i] < 0) g.bad = "negative count";
+    largest = std::max<std::int64_t>(largest, recvcounts[i]);
+    smallest = std::min<std::int64_t>(smallest, recvcounts[i]);
+    total += recvcounts[i];
+  }
+  select::Call call = g.reduction(largest, datatype, op);
+  if (g.bad == nullptr && total > INT_MAX) g.bad = "invalid count";
+  call.smallest = smallest;
+  call.total = total;
+  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter; });
 }
 

@@ -201,6 +201,60 @@ class IntervalTracker {
   std::vector<Value> v_;
 };
 
+// A reduction tracker plus the expression each block stands for: a 64-bit
+// hash of its tree, a leaf per contributing rank and a node per combination
+// with its operands in order (0: nothing yet). Ranks holding the same hash
+// applied the same operations to the same operands in the same order and
+// association (up to a hash collision), so they hold the same bits for any
+// deterministic operator; the plans that combine in an order depending on
+// the rank (AlgorithmInfo::needs_exact) end with different hashes.
+template <class Inner>
+class ExpressionTracker {
+ public:
+  struct Value {
+    typename Inner::Value inner{};
+    std::uint64_t expr = 0;
+  };
+  static double entry_bytes(rank_t p) { return Inner::entry_bytes(p) + sizeof(std::uint64_t); }
+  ExpressionTracker(rank_t p, std::int64_t slots)
+      : inner_(p, slots), slots_(slots), expr_(static_cast<std::size_t>(p * slots), 0) {}
+  void new_round() { inner_.new_round(); }
+  void set_initial(rank_t r, std::int64_t s) {
+    inner_.set_initial(r, s);
+    expr_[idx(r, s)] = mix(static_cast<std::uint64_t>(r) ^ 0x6a09e667f3bcc909ULL) | 1;
+  }
+  std::string snapshot(rank_t from, std::int64_t s, Value& v) {
+    v.expr = expr_[idx(from, s)];
+    return inner_.snapshot(from, s, v.inner);
+  }
+  std::string apply(rank_t to, std::int64_t s, const Value& v, Action a) {
+    std::uint64_t& own = expr_[idx(to, s)];
+    if (a == Action::copy)
+      own = v.expr;
+    else
+      own = a == Action::combine_before ? node(v.expr, own) : node(own, v.expr);
+    return inner_.apply(to, s, v.inner, a);
+  }
+  bool complete(rank_t r, std::int64_t s, rank_t lo, rank_t hi) const { return inner_.complete(r, s, lo, hi); }
+  std::uint64_t expression(rank_t r, std::int64_t s) const { return expr_[idx(r, s)]; }
+
+ private:
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  // Ordered: node(a, b) != node(b, a); combining with nothing is no operation.
+  static std::uint64_t node(std::uint64_t left, std::uint64_t right) {
+    if (left == 0 || right == 0) return left | right;
+    return mix(left * 0x9e3779b97f4a7c15ULL + ((right << 29) | (right >> 35)) + 0x3c6ef372fe94f82bULL) | 1;
+  }
+  std::size_t idx(rank_t r, std::int64_t s) const { return static_cast<std::size_t>(r * slots_ + s); }
+  Inner inner_;
+  std::int64_t slots_;
+  std::vector<std::uint64_t> expr_;
+};
+
 // Personalized exchanges (alltoall, alltoallv, many_to_many): which piece of
 // which message a block holds, as a token ((src * p + dst) * c + piece), -1
 // for nothing. Blocks travel to other block ids (a send piece becomes a

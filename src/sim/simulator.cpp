@@ -525,6 +525,7 @@ class Run {
         }
       return;
     }
+    if constexpr (requires { tracker.expression(0, 0); }) check_identical(tracker);
     for (rank_t r = 0; r < p_ && res_.ok(); ++r) {
       for (std::size_t s = 0; s < tracked_.size(); ++s)
         if (layout().is_data(tracked_[s]) && sem_.required(r, tracked_[s]) &&
@@ -534,6 +535,27 @@ class Run {
                 std::to_string(tracked_[s]));
           break;
         }
+    }
+  }
+
+  // SimResult::identical: the ranks that must end with the same reduced
+  // block (the same contributions: all but scan and exscan, whose targets
+  // differ by rank) hold the same expression.
+  template <class Tracker>
+  void check_identical(const Tracker& tracker) {
+    if (sem_.op == Collective::scan || sem_.op == Collective::exscan) return;
+    for (std::size_t s = 0; s < tracked_.size() && res_.identical; ++s) {
+      const std::int64_t b = tracked_[s];
+      if (!layout().is_data(b)) continue;
+      rank_t first = -1;
+      for (rank_t r = 0; r < p_ && res_.identical; ++r) {
+        if (!sem_.required(r, b)) continue;
+        const auto slot = static_cast<std::int64_t>(s);
+        if (first < 0)
+          first = r;
+        else if (tracker.expression(r, slot) != tracker.expression(first, slot))
+          res_.identical = false;
+      }
     }
   }
 
@@ -562,9 +584,10 @@ SimResult simulate(const plan::PlanContext& ctx, plan::PlanFactory make, const S
   Run run(ctx, make, opt);
   if (plan::is_exchange(ctx.spec.op)) return run.simulate<detail::TokenTracker>("exact");
   if (!plan::is_reduction(ctx.spec.op)) return run.simulate<detail::HeldTracker>("exact");
-  if (!ctx.spec.commutative) return run.simulate<detail::IntervalTracker>("interval");
-  if (ctx.spec.p <= opt.exact_limit) return run.simulate<detail::SetTracker>("exact");
-  return run.simulate<detail::FingerprintTracker>("fingerprint");
+  using detail::ExpressionTracker;
+  if (!ctx.spec.commutative) return run.simulate<ExpressionTracker<detail::IntervalTracker>>("interval");
+  if (ctx.spec.p <= opt.exact_limit) return run.simulate<ExpressionTracker<detail::SetTracker>>("exact");
+  return run.simulate<ExpressionTracker<detail::FingerprintTracker>>("fingerprint");
 }
 
 SimResult simulate_exchange(plan::Collective op, plan::rank_t p, const std::vector<plan::BlockLayout>& layouts,

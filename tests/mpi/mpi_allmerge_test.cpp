@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,6 +87,38 @@ TEST(MpiAllmerge, StructKeysWithComparator) {
         return x;
       },
       [](const Record& a, const Record& b) { return a.key != b.key ? a.key < b.key : a.tag < b.tag; });
+}
+
+// Keys that compare equal but differ in their bytes (+0.0 and -0.0; records
+// compared by key only, tagged with the rank): every rank ends with exactly
+// the oracle's bytes, ties in the order of their bytes, for every algorithm.
+template <class T, class Compare>
+void check_ties(MPI_Comm comm, std::vector<T> mine, Compare cmp) {
+  std::sort(mine.begin(), mine.end(), cmp);
+  std::vector<T> expect = oracle(mine, comm, [&](const T& a, const T& b) {
+    return cmp(a, b) || (!cmp(b, a) && std::memcmp(&a, &b, sizeof(T)) < 0);
+  });
+  for (const char* a : kAlgorithms) {
+    SCOPED_TRACE(std::string("algorithm=") + a);
+    const std::vector<T> got = allmerge(std::span<const T>(mine), comm, cmp, a);
+    ASSERT_EQ(got.size(), expect.size());
+    EXPECT_EQ(std::memcmp(got.data(), expect.data(), got.size() * sizeof(T)), 0);
+  }
+}
+
+TEST(MpiAllmerge, TiesInTheSameOrderOnEveryRank) {
+  TestComm comm;
+  const int r = world_rank();
+  std::vector<double> zeros;
+  for (int i = 0; i < 40; ++i) zeros.push_back((i + r) % 3 == 0 ? -0.0 : (i + r) % 3 == 1 ? 0.0 : 1.0);
+  check_ties(comm, zeros, std::less<double>());
+  std::vector<Record> records(30);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i] = Record{};  // zero padding
+    records[i].key = static_cast<std::int32_t>(i % 4);
+    records[i].tag = static_cast<std::int16_t>(r * 100 + static_cast<int>(i));
+  }
+  check_ties(comm, records, [](const Record& a, const Record& b) { return a.key < b.key; });
 }
 
 TEST(MpiAllmerge, CApi) {

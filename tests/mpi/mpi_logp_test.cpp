@@ -219,12 +219,13 @@ TEST(MpiLogp, AutomaticChoiceMatchesNative) {
   const int p = world_size();
   for (std::int64_t count : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1024}}) {
     const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, count, MPI_INT, MPI_OP_NULL);
-    if (p <= 2 || count * 4 > mpi::kLogpMaxBytes) {
+    if (p <= 2 || count * 4 > select::kLogpMaxBytes) {
       EXPECT_NE(d.algorithm, "logp_tree");
     }
+    // describe() is collective (it may calibrate): every rank asks.
+    const std::string reduce = mpi::describe(comm, plan::Collective::reduce, count, MPI_INT, MPI_SUM).algorithm;
     if (world_rank() == 0 && count == 1)
-      std::printf("automatic p=%d, 4 B: bcast %s, reduce %s\n", p, d.algorithm.c_str(),
-                  mpi::describe(comm, plan::Collective::reduce, count, MPI_INT, MPI_SUM).algorithm.c_str());
+      std::printf("automatic p=%d, 4 B: bcast %s, reduce %s\n", p, d.algorithm.c_str(), reduce.c_str());
     for (int root : test_roots(p)) {
       Buffer expect(Kind::int32, count);
       expect.fill(seed_of({count, root}));

@@ -68,31 +68,5 @@ TEST(PmpiPolicy, TuningNearestPointDecides) {
   EXPECT_FALSE(t.optcoll_wins(Collective::bcast, 8, 20 << 10));
 }
 
-TEST(PmpiPolicy, ModelPicksCirculantForLargeBroadcasts) {
-  const model::AlphaBeta ab{10e-6, 1e-9};  // 10 us, 1 GB/s
-  for (const std::int64_t p : {5, 8, 17, 1000}) {
-    // Large: the pipeline (n-1+q rounds) beats every classic algorithm.
-    const ModelTimes big = model_times(Collective::bcast, p, 64 << 20, true, ab);
-    EXPECT_LT(big.optcoll, big.native) << p;
-    // One byte: q rounds either way; a tie goes to the native call.
-    const ModelTimes tiny = model_times(Collective::bcast, p, 1, true, ab);
-    EXPECT_GE(tiny.optcoll, tiny.native) << p;
-  }
-  // A non-commutative reduction: the ordered binomial tree on both sides.
-  const ModelTimes nc = model_times(Collective::reduce, 8, 64 << 20, false, ab);
-  EXPECT_DOUBLE_EQ(nc.optcoll, nc.native);
-  const ModelTimes c = model_times(Collective::reduce, 8, 64 << 20, true, ab);
-  EXPECT_LT(c.optcoll, c.native);
-}
-
-TEST(PmpiPolicy, ModelCoversEveryCollective) {
-  const model::AlphaBeta ab{5e-6, 1e-9};
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) {
-    const ModelTimes t = model_times(static_cast<Collective>(i), 12, 1 << 20, true, ab);
-    EXPECT_GT(t.optcoll, 0) << i;
-    EXPECT_GT(t.native, 0) << i;
-  }
-}
-
 }  // namespace
 }  // namespace optcoll::pmpi

@@ -61,7 +61,8 @@ struct Case {
 
 // The ordered plans must produce the rank-ordered result: checked as such.
 bool ctx_commutative(plan::PlanFactory make) {
-  return make != &plan::make_allreduce_ordered && make != &plan::make_reduce_scatter_ordered;
+  return make != &plan::make_allreduce_ordered && make != &plan::make_reduce_scatter_ordered &&
+         make != &plan::make_allreduce_doubling;
 }
 
 SimResult run(Collective op, plan::PlanFactory make, rank_t p, const BlockLayout& lay) {
@@ -90,6 +91,9 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
   const std::int64_t phase = idle ? 0 : n - 1 + q;
   if (make == &plan::make_allreduce_dissemination || make == &plan::make_allreduce_bruck) {
     EXPECT_EQ(r.rounds, idle ? 0 : q) << at;
+  } else if (make == &plan::make_allreduce_doubling) {  // q+1 unless p is a power of two
+    EXPECT_EQ(r.rounds, idle ? 0 : q + ((p & (p - 1)) != 0 ? 1 : 0)) << at;
+    return;
   } else if (make == &plan::make_allreduce_ordered || make == &plan::make_reduce_scatter_ordered) {
     EXPECT_EQ(r.rounds, idle ? 0 : 2 * q) << at;
     return;
@@ -116,6 +120,7 @@ const std::vector<Case> kCases{
     {Collective::allreduce, &plan::make_allreduce_bruck},
     {Collective::reduce_scatter, &plan::make_reduce_scatter_ordered},
     {Collective::allreduce, &plan::make_allreduce_ordered},
+    {Collective::allreduce, &plan::make_allreduce_doubling},
 };
 
 // The p range of the long profiles: 1..short_top, or 1..1024 with
@@ -232,6 +237,41 @@ namespace {
 // Lang 2025's Algorithm 1 as printed visits only the first special round;
 // the simulator finds the lost contributions (p = 13: l = 5 = 4 + 1), the
 // corrected order passes. p with a single one-bit in l are unaffected.
+// Every rank must end an allreduce with the same bits, whatever the
+// operator: every registry plan but the dissemination ones (needs_exact)
+// computes the same expression on every rank; those compute a
+// rank-relative one at every p >= 2, which is why they need exact
+// operators (this is also the check's negative control).
+TEST(Allreduce, SameExpressionOnEveryRank) {
+  std::vector<rank_t> ps;
+  for (rank_t p = 1; p <= 40; ++p) ps.push_back(p);
+  for (rank_t p : {63, 64, 65, 100, 127, 128, 129, 1000, 1500}) ps.push_back(p);  // 1500: fingerprints
+  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
+    if (a.op != Collective::allreduce) continue;
+    for (rank_t p : ps) {
+      for (std::int64_t n : {1, 3}) {
+        if (n > 1 && (a.blocking != plan::Blocking::n || p > 129)) continue;
+        for (bool commutative : {true, false}) {
+          if (!commutative && a.needs_commutative) continue;
+          const BlockLayout lay = plan::allreduce_layout(5 * p, p, n);
+          const schedule::Circulant g(p);
+          const schedule::AllRootsSchedule all(g);
+          plan::PlanSpec spec{Collective::allreduce, p, 0, lay.extent(), n, commutative};
+          spec.exact = false;
+          SimOptions opt;
+          if (p > 129) opt.max_tracked_bytes = std::int64_t{8} << 20;  // a sample of the blocks
+          const SimResult r = simulate({spec, &g, &all, &lay}, a.make, opt);
+          const std::string at = std::string(a.name) + " p=" + std::to_string(p) + " n=" + std::to_string(n) +
+                                 (commutative ? "" : " non-commutative");
+          ASSERT_TRUE(r.ok()) << at << ": " << r.errors.front();
+          ASSERT_NE(r.payload, "none") << at;
+          EXPECT_EQ(r.identical, p == 1 || !a.needs_exact) << at;
+        }
+      }
+    }
+  }
+}
+
 TEST(AllToAllCirculant, BruckAsPrintedLosesContributions) {
   for (rank_t p : {13, 7, 11, 14}) {
     const plan::BlockLayout lay = plan::allreduce_layout(p * 4, p, 1);

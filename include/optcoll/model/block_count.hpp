@@ -52,6 +52,18 @@ std::int64_t choose_all_broadcast_blocks(int q, std::int64_t largest, std::int64
 // 128 KiB and 3x at 512 KiB, the circulant plan 0.95-1.2x; BENCHMARKS.md).
 inline constexpr std::int64_t kDisseminationMaxBytes = 64 << 10;
 
+// The smallest cap on a pipelined block (mpi::max_block_bytes_for): calls
+// of at most this many bytes are never raised to more blocks by the cap.
+inline constexpr std::int64_t kMinBlockCap = 64 << 10;
+
+// Rounds of the recursive-doubling allreduce (plan "doubling") on p ranks:
+// floor(log2 p), plus a fold and an unfold round unless p is a power of two.
+constexpr int doubling_allreduce_rounds(std::int64_t p) noexcept {
+  int f = 0;
+  while ((std::int64_t{2} << f) <= p) ++f;
+  return p <= 1 ? 0 : f + ((p & (p - 1)) != 0 ? 2 : 0);
+}
+
 // The same for groups of these sizes in bytes.
 std::int64_t choose_group_blocks(int q, std::span<const std::int64_t> group_bytes, std::int64_t max_blocks,
                                  const AlphaBeta& ab) noexcept;

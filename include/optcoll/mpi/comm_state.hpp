@@ -17,7 +17,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,6 +27,7 @@
 #include "optcoll/mpi/executor.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/schedule/circulant.hpp"
+#include "optcoll/select/select.hpp"
 
 namespace optcoll::mpi {
 
@@ -99,7 +99,7 @@ struct BlockModel {
 // (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
 // the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
 // (BENCHMARKS.md, issues 3 and 4).
-inline constexpr std::int64_t kMinBlockCap = 64 << 10;
+using model::kMinBlockCap;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 struct CommState {
@@ -136,18 +136,18 @@ struct CommState {
   std::array<CachedLayout, plan::kCollectives> layouts;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
-  // The algorithm chosen without Options, per (op, commutative): the
-  // environment's settings are fixed for the communicator's lifetime.
-  std::array<const plan::AlgorithmInfo*, 2 * plan::kCollectives> picked{};
-  struct ModelChoice {
-    std::int64_t bytes = -1;
-    std::int64_t count = -1;
-    std::int64_t blocks = 1;
+  // The last decision per collective (select.cpp), reused while the call's
+  // shape and options repeat (the settings and the machine are fixed for
+  // the communicator's lifetime).
+  struct CachedChoice {
+    select::Call call;
+    std::string algorithm;  // Options::algorithm
+    std::int64_t blocks = 0;
+    select::Decision choice;
+    bool priced = false;  // with the predicted times
+    bool valid = false;
   };
-  ModelChoice last_model_choice;  // the block model's last answer
-  // The LogP tree rule's answers (select_logp.cpp): bytes -> logp_tree
-  // wins, per (bcast / reduce) x commutative.
-  std::array<std::map<std::int64_t, bool>, 4> logp_wins;
+  std::array<CachedChoice, plan::kCollectives> choices;
   bool noted_fallback = false;
   bool noted_unknown = false;
 

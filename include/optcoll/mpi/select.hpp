@@ -1,30 +1,19 @@
-// Which plan and block count an optcoll call uses.
+// Which plan and block count an optcoll call uses: select::decide() (the
+// one selection, select/select.hpp) with this communicator's overrides and
+// machine.
 //
-// Algorithm: Options::algorithm, else OPTCOLL_BCAST / OPTCOLL_REDUCE (rank
-// 0's environment), else plan::select_algorithm(). An unknown name is an
-// MPI_ERR_ARG error (plus one line on stderr at rank 0 naming the valid
-// choices, for the environment variables). A reduction algorithm that needs
-// a commutative operator is never run with a non-commutative one: the
-// default (the rank-ordered binomial tree) replaces it, with one note on
-// stderr per communicator.
+// Overrides: Options::algorithm, else OPTCOLL_<OP> (rank 0's environment);
+// Options::blocks; OPTCOLL_BLOCK_BYTES; OPTCOLL_LOGP_AUTO. An unknown name
+// is an MPI_ERR_ARG error (plus one line on stderr at rank 0 naming the
+// valid choices, for the environment variables). A named algorithm that is
+// invalid for the operator (needs a commutative or an exact one) is
+// replaced by the automatic choice, with one note on stderr per
+// communicator.
 //
-// Block count n, for algorithms that pipeline n blocks (Blocking::n):
-// Options::blocks, else ceil(bytes / OPTCOLL_BLOCK_BYTES), else the
-// alpha-beta optimum model::choose_blocks(q, bytes, count, ab) with the
-// communicator's block model (block_model(): calibrated, or OPTCOLL_ALPHA /
-// OPTCOLL_BETA), for Bcast, Reduce and Allgather(v) at least
-// ceil(bytes / the block model's max_block_bytes); clamped to [1, count].
-// One block for Blocking::one; Blocking::per_rank plans choose their own.
-// Every input is equal at all ranks, so is n. All-broadcasts (Allgather(v),
-// Reduce_scatter(_block), the circulant Allreduce) pass bytes = the largest
-// group (OPTCOLL_BLOCK_BYTES splits it) and excess_bytes >= 0, largest minus
-// smallest group: the model's n is model::choose_all_broadcast_blocks, the
-// broadcast's n for the excess (1 for equal groups).
-//
-// The LogP tree rule (select_logp.cpp): an automatic Bcast or Reduce of at
-// most kLogpMaxBytes on 3 <= p <= kLogpMaxRanks ranks runs "logp_tree" when the plan
-// simulator's LogGP clock, with the communicator's measured L, o, g, G,
-// prices it strictly below the default choice and the binomial tree.
+// Machine: the communicator's block model (block_model(): calibrated at the
+// first call that needs alpha and beta, or OPTCOLL_ALPHA / OPTCOLL_BETA)
+// and LogP parameters (logp_model()). Every input is equal at all ranks,
+// so is the decision.
 #pragma once
 
 #include <mpi.h>
@@ -36,15 +25,11 @@
 #include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/select/select.hpp"
 
 namespace optcoll::mpi {
 
-struct Choice {
-  const plan::AlgorithmInfo* algorithm = nullptr;
-  std::int64_t blocks = 1;  // spec.blocks for the plan
-  bool fallback = false;    // a commutative-only algorithm was replaced
-  bool automatic = false;   // neither Options nor OPTCOLL_<OP> named it
-};
+using Choice = select::Decision;
 
 // MPI_ERR_ARG unless options.algorithm is empty or names an algorithm for op.
 // Local: every call checks it, also those that move no data.
@@ -55,44 +40,28 @@ void check_algorithm_name(plan::Collective op, const Options& options);
 // names none of op's registry algorithms.
 const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 
-// Collective at the first call on s that needs alpha and beta.
-Choice choose(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-              const Options& options, std::int64_t excess_bytes = -1);
+// The decision for call (call.p = s.size) on s, cached per collective while
+// the call's shape and options repeat; with_prices: with the predicted
+// times of the plan and the best classic algorithm (the drop-in's `auto`).
+// Collective when it needs alpha and beta or the LogP parameters for the
+// first time on s.
+Choice choose(CommState& s, const select::Call& call, const Options& options, bool with_prices = false);
 
-// The LogP tree rule's size limit: beyond it the pipelined circulant plans
-// (alpha-beta model) take over.
-inline constexpr std::int64_t kLogpMaxBytes = 4096;
-// ... and its communicator size limit (the price is a simulation).
-inline constexpr int kLogpMaxRanks = 4096;
+// Whether op on type is exact (plan::PlanSpec::exact; validate_op.cpp):
+// a predefined operator on predefined integer, logical or byte data. Local.
+bool exact_reduction(MPI_Op op, MPI_Datatype type);
 
-// Whether logp_tree is strictly cheaper than `current` (with `blocks`) and
-// the binomial tree for a call of `bytes` (see above). Collective at the
-// first call on s (logp_model()); cached per (op, commutative, bytes).
-bool logp_tree_wins(CommState& s, plan::Collective op, std::int64_t bytes, bool commutative,
-                    const plan::AlgorithmInfo& current, std::int64_t blocks);
+// s as select's machine: block_model(s) and logp_model(s), asked lazily.
+class CommMachine final : public select::Machine {
+ public:
+  explicit CommMachine(CommState& s) : s_(s) {}
+  model::AlphaBeta alpha_beta() override;
+  std::int64_t max_block_bytes() override;
+  std::optional<Logp> logp() override;
 
-// Allreduce: choose() for the all-broadcast of p groups of count / p
-// elements; without Options or OPTCOLL_ALLREDUCE and for a commutative op,
-// the alpha-beta model then picks between the circulant plan (reduce-scatter
-// plus allgather), 2 model::all_broadcast_time, about 2 q alpha +
-// 2 beta m (p-1)/p at n = 1, and dissemination, q (alpha + beta m), up to
-// model::kDisseminationMaxBytes.
-Choice choose_allreduce(CommState& s, std::int64_t count, std::int64_t bytes, bool commutative, const Options& options);
-
-// Alltoall with blocks of block_bytes: choose(); without Options or
-// OPTCOLL_ALLTOALL the alpha-beta model (model/alltoall.hpp, calibrated
-// alpha and beta) picks Bruck's algorithm, sum over its q rounds of
-// alpha + beta * blocks moved * block_bytes, or the shift schedule,
-// (p-1)(alpha + beta * block_bytes). Collective (calibration) when automatic
-// and p > 2.
-Choice choose_alltoall(CommState& s, std::int64_t block_bytes, const Options& options);
-
-// Scan / Exscan (op): choose(), with the pipeline's block count from the
-// chain's depth p-1 instead of q; without Options or OPTCOLL_SCAN /
-// OPTCOLL_EXSCAN the alpha-beta model picks between doubling,
-// q (alpha + beta m), and the pipelined chain, (n+p-2)(alpha + beta m/n).
-Choice choose_scan(CommState& s, plan::Collective op, std::int64_t count, std::int64_t bytes, bool commutative,
-                   const Options& options);
+ private:
+  CommState& s_;
+};
 
 // What a call with these arguments would run, for tests and benchmarks
 // (collective when it builds the cache or calibrates). mpi_op is used by

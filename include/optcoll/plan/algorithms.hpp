@@ -1,12 +1,14 @@
-// The plan registry: every algorithm optcoll can run, as data. Selection by
-// name (OPTCOLL_BCAST=<name>, OPTCOLL_REDUCE=<name>, `--algorithm` in the
-// CLI) or by the default rules of select_algorithm().
+// The plan registry: every algorithm optcoll can run, as data: its
+// restrictions, its plan factory and its price. Chosen by name
+// (OPTCOLL_BCAST=<name>, `--algorithm` in the CLI) or by the one selection
+// (select/select.hpp), which reads only this table.
 #pragma once
 
 #include <memory>
 #include <span>
 #include <string_view>
 
+#include "optcoll/model/block_count.hpp"
 #include "optcoll/plan/plan.hpp"
 #include "optcoll/schedule/all_roots.hpp"
 
@@ -120,13 +122,58 @@ enum class Blocking : std::uint8_t {
   per_rank,  // p blocks, one per rank
 };
 
+// What an algorithm's price depends on, in bytes. m is the data a rank
+// holds or ends with: the vector (bcast, reduce, allreduce, scan, exscan),
+// every group together (allgather, reduce_scatter, gather, scatter), one
+// block (alltoall; the largest message for alltoallv and many_to_many).
+// The rank-group collectives, and allreduce's reduce-scatter phase, split
+// it into p groups of `smallest` to `largest` bytes (equal groups: both
+// m / p). max_blocks bounds the block count n (the elements of the largest
+// group, or of the vector).
+struct Shape {
+  rank_t p = 1;
+  int q = 0;  // ceil(log2 p)
+  std::int64_t m = 0;
+  std::int64_t largest = 0;
+  std::int64_t smallest = 0;
+  std::int64_t max_blocks = 1;
+};
+
+// An algorithm's cost under the alpha-beta model of the simulator (a round
+// costs alpha + beta times its largest message), exact where the blocks
+// divide evenly; computation is not priced.
+struct Price {
+  double time = 0;  // seconds
+  std::int64_t rounds = 0;
+  std::int64_t blocks = 1;  // n
+};
+// blocks: 0 for the algorithm's best n for ab (Blocking::n; clamped to
+// [1, max_blocks]), else that n.
+using PriceFn = Price (*)(const Shape& s, std::int64_t blocks, const model::AlphaBeta& ab);
+
+// One registry entry: what the algorithm is, what it needs, what it costs.
 struct AlgorithmInfo {
-  Collective op;
+  Collective op = Collective::bcast;
   std::string_view name;
-  bool needs_commutative;  // only valid for commutative operators
-  bool baseline;           // a classic algorithm, for comparison
-  Blocking blocking;
-  PlanFactory make;
+  // Restrictions: only valid for commutative operators; only for exact ones
+  // (it combines in an order that depends on the rank, as the
+  // dissemination allreduces do, so ranks receiving the same reduced
+  // element agree bit for bit only for exact operators, PlanSpec::exact);
+  // needs the machine's LogP parameters (PlanContext::logp).
+  bool needs_commutative = false;
+  bool needs_exact = false;
+  bool needs_logp = false;
+  bool baseline = false;  // a classic algorithm, for comparison: never chosen automatically
+  Blocking blocking = Blocking::one;
+  PlanFactory make = nullptr;
+  // nullptr: not priced in the alpha-beta model (logp_tree: LogGP, by
+  // simulation, select/select.hpp).
+  PriceFn price = nullptr;
+  // Automatic selection considers it only for calls of at most this many
+  // bytes (0: any) unless nothing else is valid: the whole-vector
+  // allreduces, whose rounds cost far more than the model's beta m beyond
+  // model::kDisseminationMaxBytes on a shared node.
+  std::int64_t max_bytes = 0;
   std::string_view summary;
 };
 
@@ -135,10 +182,10 @@ std::span<const AlgorithmInfo> algorithms() noexcept;
 // nullptr if no algorithm of that name exists for op.
 const AlgorithmInfo* find_algorithm(Collective op, std::string_view name) noexcept;
 
-// The default choice for spec: circulant where it is valid, the ordered
-// binomial reduction for non-commutative operators, else the first valid
-// algorithm registered for spec.op. Precondition: spec.op has one.
-const AlgorithmInfo& select_algorithm(const PlanSpec& spec) noexcept;
+// Whether a is valid for spec's operator (needs_commutative, needs_exact).
+constexpr bool valid_for(const AlgorithmInfo& a, const PlanSpec& spec) noexcept {
+  return (spec.commutative || !a.needs_commutative) && (spec.exact || !a.needs_exact);
+}
 
 std::string_view to_string(Collective op) noexcept;
 
@@ -160,6 +207,7 @@ std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_
 std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_bruck(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_ordered(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_doubling(const PlanContext& ctx, rank_t rank);
 // Lang 2025's Algorithm 1 exactly as printed, whose special rounds are
 // visited in the wrong order (see allreduce_bruck.cpp); tests only.
 std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);

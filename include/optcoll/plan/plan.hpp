@@ -218,6 +218,11 @@ struct PlanSpec {
   std::int64_t count = 0;   // elements per rank
   std::int64_t blocks = 1;  // n; clamped by plans to [1, count]
   bool commutative = true;  // for reductions
+  // For reductions: the operator gives the same bits in any association and
+  // operand order (the predefined integer, logical and bitwise operators).
+  // Plans that combine in an order depending on the rank
+  // (AlgorithmInfo::needs_exact) give every rank the same bits only then.
+  bool exact = false;
 };
 
 // Validates spec (p, root, count, blocks) and returns the clamped block count

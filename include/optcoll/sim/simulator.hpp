@@ -13,7 +13,12 @@
 //    sum of 64-bit per-rank hashes;
 //  - reductions, non-commutative operator: the rank interval a partial block
 //    covers; a combination must join adjacent intervals in rank order (the
-//    receiver's Action says on which side), ending in [0, p).
+//    receiver's Action says on which side), ending in [0, p);
+//  - reductions, besides: the expression each block stands for (operands,
+//    their order and association, as a hash), so that the simulator can
+//    tell whether the ranks ending with the same reduced block computed it
+//    the same way, and so hold the same bits for any operator
+//    (SimResult::identical).
 // Blocks are tracked all, or, when p * blocks is too large, a fixed sample
 // of them (first, last, middle); matching, one-portedness and costs always
 // cover every block.
@@ -84,6 +89,12 @@ struct SimResult {
   std::int64_t tracked_blocks = 0;
   std::int64_t blocks = 0;
   std::vector<std::string> errors;
+  // Reductions: every rank that ends with the same reduced block (all ranks
+  // for allreduce) holds the same expression of the same operands, so the
+  // same bits for any deterministic operator, floating point included.
+  // Not an error when false: the plans marked AlgorithmInfo::needs_exact
+  // are correct for exact operators only. Checked on the tracked blocks.
+  bool identical = true;
   bool ok() const noexcept { return errors.empty(); }
 };
 

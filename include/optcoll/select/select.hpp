@@ -1,0 +1,158 @@
+// The one selection: which registry plan and block count a call runs, what
+// that is predicted to cost, and what the best classic algorithm (the one an
+// MPI library would run) is predicted to cost. Every entry point asks here:
+// the MPI layer (OPTCOLL_* and optcoll::), the drop-in's `auto`, `optcoll
+// model`, `optcoll simulate` and optcoll-tune. No MPI: the machine comes
+// from a Machine, which the MPI layer backs with its calibration of the
+// communicator (collective the first time it is asked) and the CLI with
+// fixed numbers. Every input is equal at all ranks of a call, so is the
+// decision.
+//
+// Rules (decide()):
+//  - A named algorithm (Overrides::algorithm) runs if it is valid for the
+//    operator (plan::valid_for); an unknown name is Errc::invalid_argument;
+//    a name invalid for the operator is replaced by the automatic choice
+//    (Decision::fallback).
+//  - Automatic: among the registry's priced algorithms for the operation
+//    that are not baselines and are valid, the one with the smallest
+//    alpha-beta price at its block count (ties: registry order); an
+//    algorithm with AlgorithmInfo::max_bytes is a candidate only up to
+//    that size unless nothing else is valid. Asks the machine only when
+//    there are several candidates or a pipelined block count to choose.
+//  - The LogP tree rule (Overrides::logp_auto): an automatic Bcast or
+//    Reduce of 1..kLogpMaxBytes bytes on 3..kLogpMaxRanks ranks runs
+//    logp_tree when the plan simulator's LogGP clock, with the machine's
+//    LogP parameters, prices it strictly below the choice above and the
+//    binomial tree.
+//  - Block count n (Blocking::n): Overrides::blocks, else ceil(bytes /
+//    Overrides::block_bytes), else the price function's optimum for alpha
+//    and beta (the broadcast's n for the excess of the largest group over
+//    the smallest for the all-broadcasts: 1 for equal groups), for Bcast,
+//    Reduce and Allgather(v) raised to at least ceil(bytes /
+//    Machine::max_block_bytes()) above model::kMinBlockCap; clamped to
+//    [1, elements]. bytes: the vector, the largest group for the
+//    all-broadcasts (allreduce: its reduce-scatter's).
+// Time: O(registry) plus, for the LogP rule, simulations of O(p rounds).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "optcoll/logp/params.hpp"
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::select {
+
+// What every rank of the call knows, in elements of elem_size bytes.
+struct Call {
+  plan::Collective op = plan::Collective::bcast;
+  plan::rank_t p = 1;
+  std::int64_t elem_size = 1;
+  // The vector (bcast, reduce, allreduce, scan, exscan); the largest group
+  // (allgather, reduce_scatter, gather, scatter); one block (alltoall); the
+  // largest message (alltoallv; many_to_many: the largest send volume).
+  std::int64_t count = 0;
+  // Rank-group collectives: the smallest group and all groups together;
+  // -1: every group holds `count` (many_to_many: total is the largest
+  // receive volume).
+  std::int64_t smallest = -1;
+  std::int64_t total = -1;
+  bool commutative = true;  // reductions
+  bool exact = false;       // reductions: plan::PlanSpec::exact
+  std::int64_t bytes() const noexcept { return count * elem_size; }
+  bool operator==(const Call&) const = default;
+};
+
+// The call's Shape for the registry's price functions.
+plan::Shape shape_of(const Call& c);
+
+// The machine the prices are for. The MPI layer's answers may communicate
+// (calibration) the first time; decide() asks only what it needs.
+class Machine {
+ public:
+  virtual ~Machine() = default;
+  virtual model::AlphaBeta alpha_beta() = 0;
+  // The largest pipelined block in bytes, 0: no cap.
+  virtual std::int64_t max_block_bytes() = 0;
+  // LogP parameters for the LogP tree rule: the plans' integer Params and
+  // the same in seconds; none when unknown.
+  struct Logp {
+    logp::Params units{1, 0, 1, 0};
+    sim::LogGP seconds;
+  };
+  virtual std::optional<Logp> logp() = 0;
+};
+
+// Fixed numbers (the CLI, tests).
+class FixedMachine final : public Machine {
+ public:
+  explicit FixedMachine(model::AlphaBeta ab, std::int64_t max_block_bytes = 0, std::optional<Logp> logp = {})
+      : ab_(ab), cap_(max_block_bytes), logp_(logp) {}
+  model::AlphaBeta alpha_beta() override { return ab_; }
+  std::int64_t max_block_bytes() override { return cap_; }
+  std::optional<Logp> logp() override { return logp_; }
+
+ private:
+  model::AlphaBeta ab_;
+  std::int64_t cap_;
+  std::optional<Logp> logp_;
+};
+
+// What the user fixed (Options, OPTCOLL_<OP>, OPTCOLL_BLOCK_BYTES, ...).
+struct Overrides {
+  std::string_view algorithm{};  // empty: automatic
+  std::int64_t blocks = 0;       // n, 0: chosen
+  std::int64_t block_bytes = 0;  // n = ceil(bytes / block_bytes), 0: chosen
+  bool logp_auto = false;        // the LogP tree rule
+};
+
+struct Decision {
+  const plan::AlgorithmInfo* algorithm = nullptr;
+  std::int64_t blocks = 1;  // spec.blocks for the plan
+  bool automatic = false;   // no override named it
+  bool fallback = false;    // a named algorithm was invalid for the operator and replaced
+  // Predicted seconds of the plan and of the best classic algorithm
+  // (`classic`), in the same model: alpha-beta, or LogGP when the LogP rule
+  // chose logp_tree. -1: not priced (decide() without prices, nothing asked
+  // of the machine).
+  double time = -1;
+  std::string_view classic;
+  double classic_time = -1;
+  std::string_view reason;  // why this algorithm, a static text
+};
+
+// The automatic choice and block count for c. with_prices: also price the
+// plan and the classic algorithms (asks the machine for alpha and beta).
+// Throws optcoll::Error (Errc::invalid_argument) for an unknown algorithm
+// name, naming the valid ones.
+Decision decide(const Call& c, const Overrides& o, Machine& m, bool with_prices = false);
+
+// The best classic algorithm for c (what an MPI library runs) and its
+// alpha-beta price: the registry's baselines and the formulas of
+// model/baselines.hpp and model/alltoall.hpp. Allgather(v) and
+// Reduce_scatter: the ring and Bruck's algorithm, priced exactly from
+// group_bytes (every group's bytes) when given, else Bruck at its bound
+// q alpha + beta (m - smallest) (exact for equal groups).
+struct Classic {
+  std::string_view name;
+  plan::Price price;
+};
+Classic best_classic(const Call& c, const model::AlphaBeta& ab, std::span<const std::int64_t> group_bytes = {});
+// Every classic algorithm priced for c, for the cost tables.
+std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab,
+                              std::span<const std::int64_t> group_bytes = {});
+
+// The LogP tree rule's limits.
+inline constexpr std::int64_t kLogpMaxBytes = 4096;
+inline constexpr plan::rank_t kLogpMaxRanks = 4096;
+
+// "name1, name2, ...": op's registry algorithms.
+std::string algorithm_names(plan::Collective op);
+
+}  // namespace optcoll::select

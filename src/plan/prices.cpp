@@ -1,0 +1,125 @@
+// The registry's price functions (prices.hpp).
+#include "prices.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "optcoll/model/alltoall.hpp"
+#include "optcoll/model/baselines.hpp"
+
+namespace optcoll::plan::prices {
+namespace {
+
+double round_cost(std::int64_t bytes, const AlphaBeta& ab) {
+  return ab.alpha + ab.beta * static_cast<double>(bytes);
+}
+std::int64_t clamp_blocks(std::int64_t n, const Shape& s) {
+  return std::clamp<std::int64_t>(n, 1, std::max<std::int64_t>(s.max_blocks, 1));
+}
+// r rounds of the whole vector.
+Price whole(const Shape& s, std::int64_t r, const AlphaBeta& ab) {
+  return {static_cast<double>(r) * round_cost(s.m, ab), r, 1};
+}
+Price from(const model::BaselinePrice& b) {
+  return {b.time, b.rounds, b.blocks};
+}
+
+}  // namespace
+
+Price circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  const std::int64_t n = clamp_blocks(blocks > 0 ? blocks : model::choose_blocks(s.q, s.m, s.max_blocks, ab), s);
+  return {model::circulant_time(s.q, s.m, n, ab), n - 1 + s.q, n};
+}
+
+Price binomial(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return s.p <= 1 ? Price{} : from(model::price_binomial(s.p, s.m, ab));
+}
+
+Price chain(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  return from(blocks > 0 ? model::price_chain_n(s.p, s.m, clamp_blocks(blocks, s), ab)
+                         : model::price_chain(s.p, s.m, s.max_blocks, ab));
+}
+
+Price binary_tree(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  return from(blocks > 0 ? model::price_binary_tree_n(s.p, s.m, clamp_blocks(blocks, s), ab)
+                         : model::price_binary_tree(s.p, s.m, s.max_blocks, ab));
+}
+
+Price scatter_allgather(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return s.p <= 1 ? Price{} : from(model::price_scatter_allgather(s.p, s.m, ab));
+}
+
+Price binomial_ordered(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return s.p <= 1 ? Price{} : whole(s, s.q, ab);
+}
+
+Price all_broadcast(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  const std::int64_t n = clamp_blocks(
+      blocks > 0 ? blocks : model::choose_all_broadcast_blocks(s.q, s.largest, s.smallest, s.max_blocks, ab), s);
+  return {model::all_broadcast_time(s.q, s.largest, s.smallest, s.m - s.smallest, n, ab), n - 1 + s.q, n};
+}
+
+Price reduce_scatter_ordered(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  // q rounds of the whole vector into rank 0, then a binomial scatter whose
+  // root sends every group but its own.
+  return {whole(s, s.q, ab).time + s.q * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), 2 * s.q, 1};
+}
+
+Price allreduce_circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  const Price phase = all_broadcast(s, blocks, ab);
+  return {2 * phase.time, 2 * phase.rounds, phase.blocks};
+}
+
+Price whole_vector_rounds(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return s.p <= 1 ? Price{} : whole(s, s.q, ab);
+}
+
+Price allreduce_bruck(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  std::int64_t f = 1;
+  while (f * 2 <= s.p) f *= 2;
+  const std::int64_t l = s.p - f;
+  const int doubled = l == 0 ? 0 : __builtin_popcountll(static_cast<unsigned long long>(l)) - 1;
+  Price out = whole(s, s.q, ab);
+  out.time += doubled * ab.beta * static_cast<double>(s.m);
+  return out;
+}
+
+Price allreduce_doubling(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return whole(s, model::doubling_allreduce_rounds(s.p), ab);
+}
+
+Price allreduce_ordered(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return s.p <= 1 ? Price{} : whole(s, 2 * s.q, ab);
+}
+
+Price scan_pipeline(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  const int depth = static_cast<int>(std::min<std::int64_t>(s.p - 1, INT32_MAX));
+  const std::int64_t n = clamp_blocks(blocks > 0 ? blocks : model::choose_blocks(depth, s.m, s.max_blocks, ab), s);
+  return {model::circulant_time(depth, s.m, n, ab), n + s.p - 2, n};
+}
+
+Price gather_tree(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  return {s.q * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), s.q, 1};
+}
+
+Price alltoall_shift(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return {model::alltoall_shift_time(s.p, s.m, ab), s.p - 1, 1};
+}
+
+Price alltoall_bruck(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return {model::alltoall_bruck_time(s.p, s.m, ab), s.p <= 1 ? 0 : s.q, 1};
+}
+
+Price many_to_many_two_phase(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  return {model::many_to_many_two_phase_time(s.p, s.m, s.largest, ab), s.p <= 1 ? 0 : 2 * (s.p - 1), 1};
+}
+
+}  // namespace optcoll::plan::prices

@@ -1,0 +1,44 @@
+// The registry's price functions (plan::PriceFn): each algorithm's rounds
+// and alpha-beta time as a function of the call's Shape and block count,
+// from the closed forms of model/ (block_count.hpp, baselines.hpp,
+// alltoall.hpp). tests/select checks them against the simulator.
+#pragma once
+
+#include "optcoll/plan/algorithms.hpp"
+
+namespace optcoll::plan::prices {
+
+using model::AlphaBeta;
+
+// n-1+q rounds of m/n bytes (the circulant broadcast and reduction).
+Price circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// The classic broadcasts (and reductions run backwards).
+Price binomial(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price chain(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price binary_tree(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price scatter_allgather(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// The rank-ordered binomial reduction: q rounds of the whole vector.
+Price binomial_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// p circulant broadcasts at once (allgather, reduce-scatter), n-1+q rounds.
+Price all_broadcast(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Reduce-scatter of the whole vector to rank 0 and binomial scatter.
+Price reduce_scatter_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Allreduce: reduce-scatter + allgather (2 all_broadcast); q rounds of the
+// whole vector (dissemination, Bruck); doubling; reduce + broadcast.
+Price allreduce_circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price whole_vector_rounds(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Bruck with the partial buffer: a round that appends the r-partial (every
+// one-bit of l = p - 2^floor(log2 p) but the lowest) moves 2m.
+Price allreduce_bruck(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price allreduce_doubling(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price allreduce_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Scan / Exscan: the pipelined chain of depth p-1, n+p-2 rounds.
+Price scan_pipeline(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Gather / scatter trees: q rounds, the root moves every group but its own.
+Price gather_tree(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Personalized exchanges (model/alltoall.hpp).
+Price alltoall_shift(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price alltoall_bruck(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+Price many_to_many_two_phase(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+
+}  // namespace optcoll::plan::prices

@@ -1,0 +1,256 @@
+// The one selection (select/select.hpp), without MPI: the registry's prices
+// against the simulator, the automatic choices against formulas written
+// here, the overrides, and that the machine is asked only when needed.
+#include "optcoll/select/select.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "optcoll/error.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::select {
+namespace {
+
+using plan::Collective;
+using plan::rank_t;
+
+// Counts what decide() asks.
+class CountingMachine final : public Machine {
+ public:
+  explicit CountingMachine(model::AlphaBeta ab, std::int64_t cap = 0) : ab_(ab), cap_(cap) {}
+  model::AlphaBeta alpha_beta() override {
+    ++asked;
+    return ab_;
+  }
+  std::int64_t max_block_bytes() override {
+    ++asked;
+    return cap_;
+  }
+  std::optional<Logp> logp() override {
+    ++asked;
+    return std::nullopt;
+  }
+  int asked = 0;
+
+ private:
+  model::AlphaBeta ab_;
+  std::int64_t cap_;
+};
+
+constexpr model::AlphaBeta kAb{2e-6, 1e-10};
+
+// Every priced registry algorithm of the collectives the simulator runs
+// with a default layout: its price's rounds equal the plan's, and its time
+// the simulated alpha-beta time, with blocks that divide evenly.
+TEST(Prices, MatchTheSimulator) {
+  for (const plan::AlgorithmInfo& a : plan::algorithms()) {
+    if (a.price == nullptr || plan::is_exchange(a.op)) continue;  // exchanges: tests/alltoall
+    for (rank_t p : {2, 3, 5, 8, 13, 64}) {
+      for (std::int64_t n : {1, 4}) {
+        if (n > 1 && a.blocking != plan::Blocking::n) continue;
+        // count: a multiple of p * n (every group and block even), of p*p
+        // for scatter_allgather's p blocks.
+        const std::int64_t count = 8 * p * p * n;
+        plan::PlanSpec spec{a.op, p, 0, count, a.blocking == plan::Blocking::per_rank ? p : n, !a.needs_commutative};
+        spec.commutative = true;
+        spec.exact = true;
+        const plan::PlanSetup setup(spec);
+        sim::SimOptions opt;
+        opt.alpha_beta = kAb;
+        opt.track_payload = false;
+        const sim::SimResult r = sim::simulate(setup.context(), a.make, opt);
+        ASSERT_TRUE(r.ok()) << a.name;
+        Call c{.op = a.op, .p = p, .elem_size = 1, .count = count};
+        if (plan::has_rank_groups(a.op) && a.op != Collective::allreduce) c.count = count / p;  // one group
+        const plan::Price price = a.price(shape_of(c), spec.blocks, kAb);
+        const std::string at = std::string(plan::to_string(a.op)) + "/" + std::string(a.name) +
+                               " p=" + std::to_string(p) + " n=" + std::to_string(n);
+        EXPECT_EQ(price.rounds, r.rounds) << at;
+        EXPECT_EQ(price.blocks, spec.blocks) << at;
+        // The ordered reduce-scatter's price bounds its binomial scatter by
+        // the root's volume; the gather trees' is exact for powers of two.
+        const bool bound = a.name == "ordered" && a.op == Collective::reduce_scatter;
+        const bool tree = a.op == Collective::gather || a.op == Collective::scatter;
+        if (bound || (tree && (p & (p - 1)) != 0))
+          EXPECT_GE(price.time, r.alpha_beta_time * (1 - 1e-12)) << at;
+        else
+          EXPECT_NEAR(price.time, r.alpha_beta_time, 1e-12 + 1e-9 * r.alpha_beta_time) << at;
+      }
+    }
+  }
+}
+
+// The alpha-beta optimum n* = sqrt((q-1) beta m / alpha), rounded to the
+// better neighbour: the circulant time (n-1+q)(alpha + beta m/n) at the
+// decided n is no worse than at n-1 and n+1.
+TEST(Decide, BcastRunsCirculantWithTheModelsBlocks) {
+  for (rank_t p : {5, 64, 1000}) {
+    for (std::int64_t m : {std::int64_t{1} << 10, std::int64_t{1} << 20, std::int64_t{1} << 24}) {
+      CountingMachine machine(kAb);
+      const Decision d = decide({.op = Collective::bcast, .p = p, .elem_size = 1, .count = m}, {}, machine);
+      ASSERT_EQ(d.algorithm->name, "circulant");
+      EXPECT_TRUE(d.automatic);
+      const int q = static_cast<int>(std::ceil(std::log2(static_cast<double>(p))));
+      const auto t = [&](double n) { return (n - 1 + q) * (kAb.alpha + kAb.beta * static_cast<double>(m) / n); };
+      const auto n = static_cast<double>(d.blocks);
+      EXPECT_LE(t(n), t(n + 1)) << "p=" << p << " m=" << m;
+      if (n > 1) {
+        EXPECT_LE(t(n), t(n - 1)) << "p=" << p << " m=" << m;
+      }
+      EXPECT_NEAR(n, std::sqrt((q - 1) * kAb.beta * static_cast<double>(m) / kAb.alpha), 1.0);
+    }
+  }
+}
+
+// The cache cap: above 64 KiB a Bcast's block is at most the cap; below,
+// the cap is not asked for.
+TEST(Decide, BlockCap) {
+  CountingMachine big(kAb, 256 << 10);
+  const std::int64_t m = std::int64_t{16} << 20;
+  const Decision d = decide({.op = Collective::bcast, .p = 8, .elem_size = 1, .count = m}, {}, big);
+  EXPECT_GE(d.blocks, m / (256 << 10));
+  CountingMachine small(kAb, 1);
+  const Decision e = decide({.op = Collective::bcast, .p = 8, .elem_size = 1, .count = 1000}, {}, small);
+  EXPECT_EQ(e.blocks, 1);
+}
+
+// Allreduce: the whole-vector plan for short vectors (dissemination for an
+// exact operator, q (alpha + beta m), else doubling, one round more unless
+// p is a power of two), circulant for long ones (2 (q alpha + beta m
+// (p-1)/p) at n = 1), never a whole-vector plan above 64 KiB for a
+// commutative operator; doubling for a non-commutative one at any size.
+TEST(Decide, AllreduceByOperatorAndSize) {
+  const auto pick = [](rank_t p, std::int64_t m, bool commutative, bool exact, model::AlphaBeta ab = kAb) {
+    CountingMachine machine(ab);
+    return std::string(decide({.op = Collective::allreduce,
+                               .p = p,
+                               .elem_size = 4,
+                               .count = m / 4,
+                               .commutative = commutative,
+                               .exact = exact},
+                              {}, machine)
+                           .algorithm->name);
+  };
+  for (rank_t p : {3, 8, 100}) {
+    EXPECT_EQ(pick(p, 64, true, true), "dissemination") << p;
+    EXPECT_EQ(pick(p, 64, true, false), "doubling") << p;
+    EXPECT_EQ(pick(p, 64, false, false), "doubling") << p;
+    EXPECT_EQ(pick(p, 16 << 20, true, false), "circulant") << p;
+    EXPECT_EQ(pick(p, 16 << 20, false, false), "doubling") << p;
+    // Latency-bound everywhere (alpha = 1 s): still no whole vector above
+    // the limit.
+    EXPECT_EQ(pick(p, (64 << 10) + 4, true, true, {1, 1e-10}), "circulant") << p;
+    EXPECT_EQ(pick(p, 64 << 10, true, true, {1, 1e-10}), "dissemination") << p;
+  }
+}
+
+// Scan: doubling, q (alpha + beta m), against the chain of depth p-1,
+// (n+p-2)(alpha + beta m/n): the chain for long vectors on few ranks.
+TEST(Decide, ScanDoublingOrPipeline) {
+  CountingMachine machine(kAb);
+  EXPECT_EQ(decide({.op = Collective::scan, .p = 8, .elem_size = 1, .count = 100}, {}, machine).algorithm->name,
+            "doubling");
+  const Decision d = decide({.op = Collective::scan, .p = 4, .elem_size = 1, .count = 64 << 20}, {}, machine);
+  EXPECT_EQ(d.algorithm->name, "pipeline");
+  EXPECT_GT(d.blocks, 1);
+}
+
+// Alltoall: Bruck below the crossover block size, the shift schedule above.
+TEST(Decide, AlltoallBruckOrShift) {
+  CountingMachine machine(kAb);
+  EXPECT_EQ(decide({.op = Collective::alltoall, .p = 64, .count = 8}, {}, machine).algorithm->name, "bruck");
+  EXPECT_EQ(decide({.op = Collective::alltoall, .p = 64, .count = 1 << 20}, {}, machine).algorithm->name, "shift");
+}
+
+// One candidate and no block count to choose: the machine is not asked
+// (the MPI layer would calibrate for nothing); likewise a named Blocking::one
+// algorithm, and equal groups of an allgather (n = 1) up to the cap's
+// threshold.
+TEST(Decide, AsksTheMachineOnlyWhenNeeded) {
+  CountingMachine machine(kAb);
+  decide({.op = Collective::reduce, .p = 9, .count = 1 << 20, .commutative = false}, {}, machine);
+  decide({.op = Collective::alltoallv, .p = 9, .count = 1 << 20}, {}, machine);
+  decide({.op = Collective::bcast, .p = 9, .count = 1 << 20}, {.algorithm = "binomial"}, machine);
+  decide({.op = Collective::allgather, .p = 9, .count = 1000}, {}, machine);
+  decide({.op = Collective::bcast, .p = 9, .count = 1 << 20}, {.blocks = 7}, machine);
+  EXPECT_EQ(machine.asked, 0);
+  decide({.op = Collective::bcast, .p = 9, .count = 1 << 20}, {}, machine);
+  EXPECT_GT(machine.asked, 0);
+}
+
+TEST(Decide, Overrides) {
+  CountingMachine machine(kAb);
+  const Call bcast{.op = Collective::bcast, .p = 9, .count = 1000};
+  EXPECT_EQ(decide(bcast, {.blocks = 7}, machine).blocks, 7);
+  EXPECT_EQ(decide(bcast, {.block_bytes = 300}, machine).blocks, 4);      // ceil(1000 / 300)
+  EXPECT_EQ(decide(bcast, {.blocks = 5000}, machine).blocks, 1000);       // at most one element per block
+  const Decision named = decide(bcast, {.algorithm = "chain"}, machine);  // a baseline, by name
+  EXPECT_EQ(named.algorithm->name, "chain");
+  EXPECT_FALSE(named.automatic);
+  EXPECT_THROW(decide(bcast, {.algorithm = "nope"}, machine), Error);
+  // Invalid for the operator: replaced by the automatic choice.
+  const Decision f = decide({.op = Collective::allreduce, .p = 9, .count = 10, .commutative = true, .exact = false},
+                            {.algorithm = "dissemination"}, machine);
+  EXPECT_TRUE(f.fallback);
+  EXPECT_EQ(f.algorithm->name, "doubling");
+  const Decision g = decide({.op = Collective::reduce, .p = 9, .count = 10, .commutative = false},
+                            {.algorithm = "circulant"}, machine);
+  EXPECT_TRUE(g.fallback);
+  EXPECT_EQ(g.algorithm->name, "binomial_ordered");
+}
+
+// Predicted times: optcoll's plan and the best classic algorithm in the
+// same model, from formulas written here. Bcast of 16 MiB on 1000 ranks:
+// the circulant broadcast beats every classic one; 8 bytes: a tie with the
+// binomial tree (n = 1 is the binomial tree's time).
+TEST(Decide, PredictsOptcollAndTheClassicAlgorithm) {
+  CountingMachine machine(kAb);
+  const Decision big = decide({.op = Collective::bcast, .p = 1000, .count = 16 << 20}, {}, machine, true);
+  const int q = 10;
+  const auto n = static_cast<double>(big.blocks);
+  EXPECT_NEAR(big.time, (n - 1 + q) * (kAb.alpha + kAb.beta * std::ceil((16 << 20) / n)), 1e-9);
+  EXPECT_LT(big.time, big.classic_time);
+  const Decision small = decide({.op = Collective::bcast, .p = 1000, .count = 8}, {}, machine, true);
+  EXPECT_NEAR(small.time, q * (kAb.alpha + 8 * kAb.beta), 1e-12);
+  EXPECT_NEAR(small.classic_time, small.time, 1e-12);
+  // Allreduce of 1 MiB on 1000 ranks: circulant, 2 ((n-1+q) alpha + beta
+  // (m - m/p)) + fill, against Rabenseifner's extra fold rounds at p != 2^k.
+  const Decision ar =
+      decide({.op = Collective::allreduce, .p = 1000, .elem_size = 4, .count = 1 << 18, .commutative = true}, {},
+             machine, true);
+  EXPECT_EQ(ar.algorithm->name, "circulant");
+  EXPECT_LT(ar.time, ar.classic_time);
+}
+
+// What the drop-in's `auto` compares: for large broadcasts the pipeline
+// (n-1+q rounds) beats every classic algorithm; for one byte, q rounds
+// either way (a tie, which `auto` leaves native); a non-commutative
+// reduction runs the rank-ordered tree on both sides.
+TEST(Decide, PredictionsBehindAuto) {
+  CountingMachine machine({10e-6, 1e-9});
+  for (const rank_t p : {5, 8, 17, 1000}) {
+    const Decision big = decide({.op = Collective::bcast, .p = p, .count = 64 << 20}, {}, machine, true);
+    EXPECT_LT(big.time, big.classic_time) << p;
+    const Decision tiny = decide({.op = Collective::bcast, .p = p, .count = 1}, {}, machine, true);
+    EXPECT_GE(tiny.time, tiny.classic_time) << p;
+  }
+  const Decision nc =
+      decide({.op = Collective::reduce, .p = 8, .count = 64 << 20, .commutative = false}, {}, machine, true);
+  EXPECT_DOUBLE_EQ(nc.time, nc.classic_time);
+  const Decision c = decide({.op = Collective::reduce, .p = 8, .count = 64 << 20}, {}, machine, true);
+  EXPECT_LT(c.time, c.classic_time);
+  for (std::size_t i = 0; i < plan::kCollectives; ++i) {
+    const auto op = static_cast<Collective>(i);
+    const Decision d =
+        decide({.op = op, .p = 12, .count = 1 << 20, .total = op == Collective::many_to_many ? 1 << 20 : -1}, {},
+               machine, true);
+    EXPECT_GT(d.time, 0) << plan::to_string(op);
+    EXPECT_GT(d.classic_time, 0) << plan::to_string(op);
+  }
+}
+
+}  // namespace
+}  // namespace optcoll::select
