@@ -81,7 +81,7 @@ fi
 sizes_for() {
   if [ "$quick" = 1 ]; then echo "8 65536"; return; fi
   case "$1" in
-    1000|1024) echo "8 65536 1048576 16777216" ;;
+    1000|1024) echo "16777216 1048576 65536 8" ;;  # the longest first
     *) echo "8 256 8192 65536 262144 1048576 4194304 16777216" ;;
   esac
 }
