@@ -34,9 +34,9 @@
 #include <string>
 #include <vector>
 
+#include "mpi/select.hpp"
 #include "mpi_timing.hpp"
 #include "optcoll/model/block_count.hpp"
-#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace {

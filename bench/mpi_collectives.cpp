@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "mpi/select.hpp"
 #include "mpi_timing.hpp"
-#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 

@@ -15,7 +15,6 @@ add_library(optcoll_mpi
   src/mpi/datatype.cpp
   src/mpi/executor.cpp
   src/mpi/executor_apply.cpp
-  src/mpi/settings.cpp
   src/mpi/comm_cache.cpp
   src/mpi/calibrate.cpp
   src/mpi/calibrate_logp.cpp
@@ -57,6 +56,9 @@ unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
 unset(CMAKE_REQUIRED_LIBRARIES)
 target_compile_definitions(optcoll_mpi PRIVATE OPTCOLL_HAVE_MPI_CXX_COMPLEX=$<BOOL:${OPTCOLL_HAVE_MPI_CXX_COMPLEX}>)
 set_target_properties(optcoll_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON)
+# The MPI layer's private headers (src/mpi/*.hpp, included as "mpi/...")
+# for the layers and tests built with it; not installed.
+target_include_directories(optcoll_mpi PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
 
 # Which MPI runs the tests: Open MPI needs root permission and
 # oversubscription switched on (CI runs as root on 2 cores), MPICH nothing.

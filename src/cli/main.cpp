@@ -5,6 +5,8 @@
 
 #include "commands.hpp"
 #include "optcoll/error.hpp"
+#include "optcoll/logp/plan_tree.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace {
 
@@ -37,6 +39,10 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   optcoll::cli::add_all_commands(app, exit_code);
   try {
+    // OPTCOLL_LOGP: the LogP parameters of the logp_tree plans.
+    const optcoll::select::Settings settings = optcoll::select::Settings::from_environment();
+    if (settings.logp[0] > 0)
+      optcoll::logp::set_plan_parameters({settings.logp[0], settings.logp[1], settings.logp[2], 0});
     check_subcommand_names(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -32,7 +32,7 @@
 #include <array>
 #include <vector>
 
-#include "optcoll/mpi/comm_state.hpp"
+#include "mpi/comm_state.hpp"
 
 namespace optcoll::mpi {
 namespace {

@@ -29,7 +29,7 @@
 #include <cmath>
 #include <vector>
 
-#include "optcoll/mpi/comm_state.hpp"
+#include "mpi/comm_state.hpp"
 
 namespace optcoll::mpi {
 namespace {

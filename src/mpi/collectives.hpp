@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/datatype.hpp"
-#include "optcoll/mpi/select.hpp"
+#include "mpi/comm_state.hpp"
+#include "mpi/datatype.hpp"
+#include "mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {

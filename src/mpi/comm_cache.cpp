@@ -6,7 +6,7 @@
 #include <memory>
 #include <mutex>
 
-#include "optcoll/mpi/comm_state.hpp"
+#include "mpi/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {

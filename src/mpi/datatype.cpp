@@ -1,5 +1,5 @@
 // TypeInfo, chunk limits, datatype-aware copies and the MPI error helper.
-#include "optcoll/mpi/datatype.hpp"
+#include "mpi/datatype.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -8,8 +8,8 @@
 #include <climits>
 #include <cstring>
 
+#include "mpi/executor.hpp"
 #include "optcoll/error.hpp"
-#include "optcoll/mpi/executor.hpp"
 
 namespace optcoll::mpi {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "mpi/executor.hpp"
 #include "optcoll/error.hpp"
-#include "optcoll/mpi/executor.hpp"
 
 namespace optcoll::mpi {
 

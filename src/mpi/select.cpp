@@ -1,7 +1,7 @@
 // The MPI layer's side of the one selection (see optcoll/mpi/select.hpp):
 // overrides from Options and the settings, the communicator as the
 // machine, a per-communicator cache, MPI error classes.
-#include "optcoll/mpi/select.hpp"
+#include "mpi/select.hpp"
 
 #include <algorithm>
 #include <cstdio>

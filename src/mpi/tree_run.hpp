@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "optcoll/mpi/datatype.hpp"
-#include "optcoll/mpi/executor.hpp"
+#include "mpi/datatype.hpp"
+#include "mpi/executor.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 
 namespace optcoll::mpi {

@@ -10,8 +10,6 @@
 // at its label t sends to child i at t + i*g, and that child holds it at
 // t + i*g + L + 2o, its label (Definition 2.3).
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
@@ -25,25 +23,10 @@ namespace {
 
 std::mutex g_mu;
 
-Params initial_parameters() {
-  Params p = postal(1);
-  if (const char* env = std::getenv("OPTCOLL_LOGP")) {
-    long long L = 0, o = 0, g = 0;
-    if (std::sscanf(env, "%lld,%lld,%lld", &L, &o, &g) == 3) {
-      const Params q{L, o, g, 0};
-      try {
-        validate(q);
-        p = q;
-      } catch (const std::exception&) {
-        // an invalid setting keeps the default
-      }
-    }
-  }
-  return p;
-}
-
+// The process default: the postal model with L = 1 until someone sets it
+// (the CLI from OPTCOLL_LOGP; the MPI layer passes its own in the context).
 Params& current() {
-  static Params p = initial_parameters();
+  static Params p = postal(1);
   return p;
 }
 

@@ -3,7 +3,7 @@
 
 #include <climits>
 
-#include "optcoll/mpi/datatype.hpp"
+#include "mpi/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {

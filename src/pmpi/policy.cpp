@@ -31,16 +31,6 @@ bool parse_collective(std::string_view s, plan::Collective& out) noexcept {
 
 }  // namespace
 
-Mode parse_mode(std::string_view value) noexcept {
-  if (value.empty() || value == "auto") return Mode::automatic;
-  if (value == "native") return Mode::native;
-  return Mode::optcoll;  // "optcoll" or an algorithm name
-}
-
-bool is_policy_keyword(std::string_view value) noexcept {
-  return value == "auto" || value == "optcoll" || value == "native";
-}
-
 Tuning Tuning::parse(std::string_view text) {
   Tuning t;
   std::istringstream in{std::string(text)};

@@ -13,22 +13,13 @@
 #include <vector>
 
 #include "optcoll/plan/plan.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::pmpi {
 
-enum class Mode : std::uint8_t {
-  automatic,  // auto: the tuning file, else the model decides per call
-  optcoll,    // always optcoll (where it can take the call)
-  native,     // always PMPI_*
-};
-
-// The policy keyword or algorithm name of OPTCOLL_<OP>: empty and "auto" are
-// automatic, "optcoll" and any other name (an algorithm) optcoll, "native"
-// native.
-Mode parse_mode(std::string_view value) noexcept;
-
-// Whether value is one of the policy keywords (not an algorithm name).
-bool is_policy_keyword(std::string_view value) noexcept;
+using select::is_policy_keyword;
+using select::Mode;
+using select::parse_mode;
 
 // Measured times of one call: what `optcoll-tune` writes, one per line,
 //     <collective> <p> <bytes> <native us> <optcoll us>

@@ -8,9 +8,9 @@
 #include <mutex>
 #include <sstream>
 
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/datatype.hpp"
-#include "optcoll/mpi/select.hpp"
+#include "mpi/comm_state.hpp"
+#include "mpi/datatype.hpp"
+#include "mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {
@@ -27,14 +27,9 @@ const char* env(const char* name) {
   return v != nullptr && *v != '\0' ? v : nullptr;
 }
 
-// Rank 0's modes and verbosity, as bytes.
-void broadcast_modes(Config& c) {
-  std::array<std::uint8_t, plan::kCollectives + 1> wire{};
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) wire[i] = static_cast<std::uint8_t>(c.mode[i]);
-  wire.back() = static_cast<std::uint8_t>(c.verbose);
-  mpi::check(PMPI_Bcast(wire.data(), static_cast<int>(wire.size()), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) c.mode[i] = static_cast<Mode>(wire[i]);
-  c.verbose = wire.back();
+// Rank 0's settings, as bytes.
+void broadcast_settings(Config& c) {
+  mpi::check(PMPI_Bcast(&c.settings, sizeof c.settings, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
 }
 
 // Rank 0 reads OPTCOLL_TUNING_FILE; every rank parses its text.
@@ -67,7 +62,7 @@ void count(Op op, Path path) noexcept {
 }
 
 void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std::string& why) {
-  if (g_config.verbose < 2) return;
+  if (g_config.settings.verbose < 2) return;
   int rank = 0;
   if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
@@ -85,7 +80,7 @@ void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std
 void lazy_start() {
   std::lock_guard lock(g_start_mutex);
   if (g_started.load()) return;
-  g_config = config_from_environment();
+  g_config.settings = select::Settings::from_environment();
   if (const char* path = env("OPTCOLL_TUNING_FILE")) {
     std::ifstream in(path);
     std::ostringstream all;
@@ -116,7 +111,7 @@ Path automatic(MPI_Comm comm, const select::Call& call, std::string& why) {
   }
   try {
     const mpi::Choice d = mpi::choose(mpi::comm_state(comm), call, {}, true);
-    if (g_config.verbose >= 2) {
+    if (g_config.settings.verbose >= 2) {
       char buf[160];
       std::snprintf(buf, sizeof buf, "model: optcoll %s %.1f us, classic %s %.1f us",
                     std::string(d.algorithm->name).c_str(), d.time * 1e6, std::string(d.classic).c_str(),
@@ -193,35 +188,20 @@ std::string_view to_string(Path p) noexcept {
   return "?";
 }
 
-Config config_from_environment() {
-  Config c;
-  for (std::size_t i = 0; i < plan::kCollectives; ++i) {
-    const std::string var = mpi::env_name(static_cast<plan::Collective>(i));
-    if (const char* v = env(var.c_str())) c.mode[i] = parse_mode(v);
-  }
-  if (const char* v = env("OPTCOLL_VERBOSE")) {
-    const std::string_view s(v);
-    if (s == "0" || s == "1" || s == "2")
-      c.verbose = s[0] - '0';
-    else
-      std::fprintf(stderr, "optcoll: ignoring OPTCOLL_VERBOSE=%s (expected 0, 1 or 2)\n", v);
-  }
-  return c;
-}
-
 void start() {
   std::lock_guard lock(g_start_mutex);
-  Config c = config_from_environment();
+  Config c;
+  c.settings = select::Settings::from_environment();
   int rank = 0;
   int size = 1;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   try {
-    broadcast_modes(c);
+    broadcast_settings(c);
     c.tuning = broadcast_tuning(rank);
   } catch (const Error& e) {
     std::fprintf(stderr, "optcoll: %s; every collective runs natively\n", e.what());
-    c.mode.fill(Mode::native);
+    c.settings.mode.fill(Mode::native);
   }
   g_config = std::move(c);
   g_started.store(true);
@@ -230,7 +210,8 @@ void start() {
   bool needs_model = false;
   for (const OpInfo& o : kOps) {
     const auto i = static_cast<std::size_t>(o.collective);
-    needs_model = needs_model || (g_config.mode[i] == Mode::automatic && !g_config.tuning.covers(o.collective));
+    needs_model =
+        needs_model || (g_config.settings.mode[i] == Mode::automatic && !g_config.tuning.covers(o.collective));
   }
   if (needs_model && size > 1) {
     try {
@@ -243,7 +224,7 @@ void start() {
 
 void stop() {
   if (!g_started.load() || g_stopped.exchange(true)) return;
-  if (g_config.verbose < 1) return;
+  if (g_config.settings.verbose < 1) return;
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) std::fprintf(stderr, "%s\n", summary(rank).c_str());
@@ -290,7 +271,7 @@ std::string summary(int rank) {
 
 Path route(Op op, MPI_Comm comm, const select::Call& call) {
   const plan::Collective c = info(op).collective;
-  const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
+  const Mode mode = g_config.mode(c);
   Path path = Path::native;
   std::string why;
   const plan::Shape shape = select::shape_of(call);
@@ -311,7 +292,7 @@ Path route(Op op, MPI_Comm comm, const select::Call& call) {
 
 Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
   const plan::Collective c = info(op).collective;
-  const Mode mode = g_config.mode[static_cast<std::size_t>(c)];
+  const Mode mode = g_config.mode(c);
   if (bad != nullptr && mode != Mode::automatic) return fallback(op, comm, bad);
   if (mode != Mode::automatic || p == 1) {
     // Forced or native: as route() with an unknown payload.

@@ -33,14 +33,10 @@ inline constexpr std::size_t kPaths = 3;
 std::string_view to_string(Path p) noexcept;
 
 struct Config {
-  std::array<Mode, plan::kCollectives> mode{};  // by plan::Collective
-  int verbose = 0;                              // OPTCOLL_VERBOSE
-  Tuning tuning;                                // OPTCOLL_TUNING_FILE
+  select::Settings settings;  // OPTCOLL_<OP> (the modes), OPTCOLL_VERBOSE, ...
+  Tuning tuning;              // OPTCOLL_TUNING_FILE
+  Mode mode(plan::Collective c) const noexcept { return settings.mode[static_cast<std::size_t>(c)]; }
 };
-
-// This process's environment (no MPI). Malformed values: one line on stderr,
-// ignored.
-Config config_from_environment();
 
 // Collective over MPI_COMM_WORLD, right after PMPI_Init(_thread): takes
 // rank 0's configuration and tuning file, and measures alpha and beta on

@@ -17,7 +17,7 @@
 #include <new>
 
 #include "bytes.hpp"
-#include "optcoll/mpi/select.hpp"
+#include "mpi/select.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 

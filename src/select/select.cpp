@@ -61,7 +61,13 @@ class Model {
   bool asked_ = false;
 };
 
-std::int64_t blocks_for(const AlgorithmInfo& a, const Call& c, const plan::Shape& s, const Overrides& o, Model& model) {
+// The block count: the overrides', else the price's own choice, raised to
+// the machine's cache cap when `capped`. Prices take the uncapped count: the
+// cap is a cache effect the alpha-beta model does not see (priced, the
+// extra blocks only add alphas), so the capped count is what runs, not what
+// is compared.
+std::int64_t blocks_for(const AlgorithmInfo& a, const Call& c, const plan::Shape& s, const Overrides& o, Model& model,
+                        bool capped) {
   switch (a.blocking) {
     case plan::Blocking::one:
       return 1;
@@ -82,7 +88,7 @@ std::int64_t blocks_for(const AlgorithmInfo& a, const Call& c, const plan::Shape
     const bool equal = all_broadcast(c.op) && s.largest == s.smallest;
     n = equal ? 1 : a.price(s, 0, model.ab()).blocks;
     // No cap binds at or below kMinBlockCap: such calls need no calibration.
-    if (bytes > model::kMinBlockCap && caps_blocks(c.op))
+    if (capped && bytes > model::kMinBlockCap && caps_blocks(c.op))
       if (const std::int64_t cap = model.machine().max_block_bytes(); cap > 0) n = std::max(n, ceil_div(bytes, cap));
   }
   return std::clamp<std::int64_t>(n, 1, std::max<std::int64_t>(s.max_blocks, 1));
@@ -213,7 +219,7 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
     if (n > 1) {
       double best = 0;
       for (std::size_t i = 0; i < n; ++i) {
-        const double t = cand[i]->price(s, blocks_for(*cand[i], c, s, o, model), model.ab()).time;
+        const double t = cand[i]->price(s, blocks_for(*cand[i], c, s, o, model, false), model.ab()).time;
         if (i == 0 || t < best) {
           best = t;
           d.algorithm = cand[i];
@@ -221,7 +227,7 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
       }
     }
   }
-  d.blocks = blocks_for(*d.algorithm, c, s, o, model);
+  d.blocks = blocks_for(*d.algorithm, c, s, o, model, true);
   if (d.automatic && o.logp_auto && (c.op == Collective::bcast || c.op == Collective::reduce) && c.p >= 3 &&
       c.p <= kLogpMaxRanks && c.bytes() >= 1 && c.bytes() <= kLogpMaxBytes) {
     if (const std::optional<Machine::Logp> lp = machine.logp()) {
@@ -246,7 +252,8 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
     }
   }
   if (with_prices) {
-    if (d.algorithm->price != nullptr) d.time = d.algorithm->price(s, d.blocks, model.ab()).time;
+    if (d.algorithm->price != nullptr)
+      d.time = d.algorithm->price(s, blocks_for(*d.algorithm, c, s, o, model, false), model.ab()).time;
     const Classic best = best_classic(c, model.ab());
     d.classic = best.name;
     d.classic_time = best.price.time;

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "mpi/select.hpp"
 #include "mpi_test_util.hpp"
 #include "optcoll/model/alltoall.hpp"
-#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/algorithms.hpp"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "mpi/comm_state.hpp"
+#include "mpi/executor.hpp"
 #include "mpi_test_util.hpp"
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/executor.hpp"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/executor.hpp"
 

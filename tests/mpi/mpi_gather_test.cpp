@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "mpi/comm_state.hpp"
 #include "mpi_test_util.hpp"
-#include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/tree_plan.hpp"

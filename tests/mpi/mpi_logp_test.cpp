@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "mpi/comm_state.hpp"
+#include "mpi/select.hpp"
 #include "mpi_test_util.hpp"
-#include "optcoll/mpi/comm_state.hpp"
-#include "optcoll/mpi/select.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 

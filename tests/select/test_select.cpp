@@ -117,6 +117,30 @@ TEST(Decide, BlockCap) {
   EXPECT_EQ(e.blocks, 1);
 }
 
+// The cap raises the block count of what is chosen; it never changes the
+// choice or the predicted time. At a high alpha (an oversubscribed node's)
+// a 16 MiB Reduce priced at 128 capped blocks would lose to the whole-vector
+// tree (131 (alpha + beta m / 128) > 4 (alpha + beta m)), though the model's
+// own block count wins by far.
+TEST(Decide, CapDoesNotChangeTheChoice) {
+  const model::AlphaBeta slow{1.0e-4, 1.8e-10};
+  const std::int64_t m = std::int64_t{16} << 20;
+  const Call call{.op = Collective::reduce, .p = 16, .elem_size = 4, .count = m / 4, .exact = true};
+  CountingMachine uncapped(slow);
+  CountingMachine capped(slow, 128 << 10);
+  const Decision a = decide(call, {}, uncapped, true);
+  const Decision b = decide(call, {}, capped, true);
+  EXPECT_EQ(a.algorithm->name, "circulant");
+  EXPECT_EQ(b.algorithm->name, "circulant");
+  EXPECT_EQ(b.blocks, m / (128 << 10));
+  EXPECT_LT(a.blocks, b.blocks);
+  EXPECT_DOUBLE_EQ(a.time, b.time);
+  const double q = 4;  // the whole-vector tree, a formula
+  EXPECT_LT(a.time, q * (slow.alpha + slow.beta * static_cast<double>(m)));
+  EXPECT_GT((static_cast<double>(b.blocks) - 1 + q) * (slow.alpha + slow.beta * static_cast<double>(m / b.blocks)),
+            q * (slow.alpha + slow.beta * static_cast<double>(m)));
+}
+
 // Allreduce: the whole-vector plan for short vectors (dissemination for an
 // exact operator, q (alpha + beta m), else doubling, one round more unless
 // p is a power of two), circulant for long ones (2 (q alpha + beta m

@@ -22,40 +22,20 @@
 #include <string>
 #include <string_view>
 
+#include "mpi/executor.hpp"
 #include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
-#include "optcoll/mpi/executor.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/schedule/circulant.hpp"
 #include "optcoll/select/select.hpp"
+#include "optcoll/select/settings.hpp"
 
 namespace optcoll::mpi {
 
 inline constexpr int kTag = 0x0c011;
 
-// Tuning read from the environment of rank 0 (a trivially copyable struct,
-// broadcast as bytes). Zero / empty means "not set".
-struct Settings {
-  double alpha = 0;              // OPTCOLL_ALPHA, seconds per round
-  double beta = 0;               // OPTCOLL_BETA, seconds per byte
-  std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
-  std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
-  std::int64_t block_cap = -1;   // OPTCOLL_BLOCK_CAP: largest block in bytes, 0 none; -1: from the L2 cache
-  std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
-  std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
-  // OPTCOLL_LOGP="L,o,g": LogP parameters in units of kLogpUnit (all three
-  // set, o <= g), replacing the measurement; zero: measure.
-  std::array<std::int64_t, 3> logp{};
-  // OPTCOLL_LOGP_AUTO=1: the automatic selection may pick logp_tree for
-  // small Bcast/Reduce (select_logp.cpp); off by default (DEVELOPERS.md).
-  bool logp_auto = false;
-  // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by plan::Collective.
-  std::array<std::array<char, 48>, plan::kCollectives> algorithm{};
-
-  // This process's environment; malformed values are reported on stderr and
-  // ignored.
-  static Settings from_environment();
-};
+// Every OPTCOLL_* variable, from rank 0's environment (broadcast as bytes).
+using select::Settings;
 
 // What calibrate() measured on a communicator (zero: not measured). See
 // src/mpi/calibrate.cpp for the method.
@@ -157,8 +137,7 @@ struct CommState {
   ~CommState();
 };
 
-// The environment variable naming op's algorithm: OPTCOLL_BCAST, ...
-std::string env_name(plan::Collective op);
+using select::env_name;
 
 // The state cached on comm, built at first use (collective over comm then).
 // comm must be a valid intracommunicator. Throws MpiError.

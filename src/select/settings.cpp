@@ -1,4 +1,4 @@
-// Settings::from_environment: the OPTCOLL_* variables of the MPI layer.
+// Every OPTCOLL_* variable (select/settings.hpp).
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -6,9 +6,10 @@
 #include <cstring>
 #include <string_view>
 
-#include "optcoll/mpi/comm_state.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/select/settings.hpp"
 
-namespace optcoll::mpi {
+namespace optcoll::select {
 namespace {
 
 const char* env(const char* name) {
@@ -53,20 +54,58 @@ std::int64_t positive_int(const char* name) {
   return integer(name, 1, 0, "expected a positive integer");
 }
 
+// OPTCOLL_<OP>: the drop-in's policy, and the algorithm it names.
 template <std::size_t N>
-void name(const char* var, std::array<char, N>& out) {
+void name(const char* var, std::array<char, N>& out, Mode& mode) {
   const char* v = env(var);
   if (v == nullptr) return;
-  // The PMPI layer's policy keywords (liboptcoll_pmpi.so) name no
-  // algorithm: optcoll's default.
-  const std::string_view s(v);
-  if (s == "auto" || s == "optcoll" || s == "native") return;
+  mode = parse_mode(v);
+  // The drop-in's policy keywords name no algorithm: optcoll's default.
+  if (is_policy_keyword(v)) return;
   // A name too long for the buffer is kept truncated: it names no algorithm
   // and is reported as unknown when used.
   std::strncpy(out.data(), v, out.size() - 1);
 }
 
+constexpr Variable kVariables[] = {
+    {"OPTCOLL_<OP>", "auto, optcoll, native, or an algorithm name",
+     "per collective (OPTCOLL_BCAST, OPTCOLL_ALLREDUCE, ...): the algorithm (a name from the registry; the MPI layer "
+     "and the drop-in) and the drop-in's policy: auto (default: optcoll where the tuning file or the selection's "
+     "prediction says it wins), optcoll (always), native (never)"},
+    {"OPTCOLL_ALPHA", "seconds > 0", "alpha of the block-count model, replacing the calibration's"},
+    {"OPTCOLL_BETA", "seconds per byte > 0", "beta of the block-count model, replacing the calibration's"},
+    {"OPTCOLL_BLOCK_BYTES", "bytes > 0", "pipelined plans use n = ceil(bytes / this) blocks"},
+    {"OPTCOLL_BLOCK_CAP", "bytes >= 0",
+     "largest pipelined block of Bcast, Reduce, Allgather(v) (0: no cap; default: "
+     "a quarter of the smallest L2 cache per core, 64 KiB to 1 MiB)"},
+    {"OPTCOLL_MAX_CHUNK_ELEMS", "elements > 0", "most elements per MPI call (tests of the chunked paths)"},
+    {"OPTCOLL_WAIT", "auto, block, poll",
+     "how the executor waits: poll on oversubscribed nodes (auto), always block, "
+     "always poll"},
+    {"OPTCOLL_POLL_SPIN", "0 .. 1000000", "polls before a polling wait yields the core (default 100)"},
+    {"OPTCOLL_LOGP", "L,o,g", "LogP parameters in units of 10 ns for the logp_tree plans, replacing the measurement"},
+    {"OPTCOLL_LOGP_AUTO", "0, 1", "1: the automatic selection may run logp_tree for Bcast/Reduce up to 4 KiB"},
+    {"OPTCOLL_VERBOSE", "0, 1, 2",
+     "the drop-in: 1 prints the calls per operation and path at MPI_Finalize, 2 also "
+     "one line per call with the reason"},
+    {"OPTCOLL_TUNING_FILE", "a path", "the drop-in: measurements written by optcoll-tune, which `auto` follows"},
+};
+
 }  // namespace
+
+Mode parse_mode(std::string_view value) noexcept {
+  if (value.empty() || value == "auto") return Mode::automatic;
+  if (value == "native") return Mode::native;
+  return Mode::optcoll;  // "optcoll" or an algorithm name
+}
+
+bool is_policy_keyword(std::string_view value) noexcept {
+  return value == "auto" || value == "optcoll" || value == "native";
+}
+
+std::span<const Variable> variables() noexcept {
+  return kVariables;
+}
 
 std::string env_name(plan::Collective op) {
   std::string v = "OPTCOLL_";
@@ -114,9 +153,16 @@ Settings Settings::from_environment() {
     else
       ignored("OPTCOLL_LOGP_AUTO", v, "expected 0 or 1");
   }
+  if (const char* v = env("OPTCOLL_VERBOSE")) {
+    const std::string_view x(v);
+    if (x == "0" || x == "1" || x == "2")
+      s.verbose = x[0] - '0';
+    else
+      ignored("OPTCOLL_VERBOSE", v, "expected 0, 1 or 2");
+  }
   for (std::size_t op = 0; op < plan::kCollectives; ++op)
-    name(env_name(static_cast<plan::Collective>(op)).c_str(), s.algorithm[op]);
+    name(env_name(static_cast<plan::Collective>(op)).c_str(), s.algorithm[op], s.mode[op]);
   return s;
 }
 
-}  // namespace optcoll::mpi
+}  // namespace optcoll::select

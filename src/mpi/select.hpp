@@ -21,8 +21,8 @@
 #include <cstdint>
 #include <string>
 
+#include "mpi/comm_state.hpp"
 #include "optcoll/model/block_count.hpp"
-#include "optcoll/mpi/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/select/select.hpp"

@@ -62,7 +62,7 @@
 #include <span>
 #include <vector>
 
-#include "optcoll/mpi/datatype.hpp"
+#include "mpi/datatype.hpp"
 #include "optcoll/plan/executor.hpp"
 
 namespace optcoll::mpi {
