@@ -23,6 +23,19 @@ int pattern(int rank, std::int64_t i) {
   return static_cast<int>((static_cast<std::int64_t>(rank) * 7919 + i * 31) % 1009) + 1;
 }
 
+// Element i of the sum of the patterns of ranks [0, ranks): the pattern is
+// periodic in i (period 1009), so one table of 1009 sums serves any length.
+std::vector<int> pattern_prefix_sum(int ranks, std::int64_t elements) {
+  constexpr int kPeriod = 1009;
+  std::vector<int> table(kPeriod, 0);
+  for (int q = 0; q < ranks; ++q)
+    for (int i = 0; i < kPeriod; ++i) table[static_cast<std::size_t>(i)] += pattern(q, i);
+  std::vector<int> out(static_cast<std::size_t>(elements));
+  for (std::int64_t i = 0; i < elements; ++i)
+    out[static_cast<std::size_t>(i)] = table[static_cast<std::size_t>(i % kPeriod)];
+  return out;
+}
+
 std::vector<std::int64_t> as64(const std::vector<int>& v) {
   return {v.begin(), v.end()};
 }
@@ -89,12 +102,23 @@ void Case::prepare() const {
 
 const std::vector<std::pair<std::string, std::string>>& all_operations() {
   static const std::vector<std::pair<std::string, std::string>> ops{
-      {"bcast", "regular"},          {"reduce", "regular"},         {"allgather", "regular"},
-      {"allgatherv", "regular"},     {"allgatherv", "irregular"},   {"allgatherv", "degenerate"},
-      {"reduce_scatter_block", "regular"}, {"reduce_scatter", "irregular"}, {"allreduce", "regular"},
-      {"gather", "regular"},         {"gatherv", "irregular"},      {"scatter", "regular"},
-      {"scatterv", "irregular"},     {"scan", "regular"},           {"exscan", "regular"},
-      {"alltoall", "regular"},       {"alltoallv", "irregular"},
+      {"bcast", "regular"},
+      {"reduce", "regular"},
+      {"allgather", "regular"},
+      {"allgatherv", "regular"},
+      {"allgatherv", "irregular"},
+      {"allgatherv", "degenerate"},
+      {"reduce_scatter_block", "regular"},
+      {"reduce_scatter", "irregular"},
+      {"allreduce", "regular"},
+      {"gather", "regular"},
+      {"gatherv", "irregular"},
+      {"scatter", "regular"},
+      {"scatterv", "irregular"},
+      {"scan", "regular"},
+      {"exscan", "regular"},
+      {"alltoall", "regular"},
+      {"alltoallv", "irregular"},
   };
   return ops;
 }
@@ -155,6 +179,7 @@ std::unique_ptr<Case> make_case(const std::string& op, const std::string& dist, 
       k.native = [&k, n, w] { MPI_Scan(k.send.data(), k.recv.data(), n, MPI_INT, MPI_SUM, w); };
       k.ours = [&k, e, w](const Options& o) { optcoll::scan(k.send.data(), k.recv.data(), e, MPI_INT, MPI_SUM, w, o); };
       k.result_count = e;
+      k.expected = [e] { return pattern_prefix_sum(g_rank + 1, e); };
       k.coll = plan::Collective::scan;
     } else {
       k.native = [&k, n, w] { MPI_Exscan(k.send.data(), k.recv.data(), n, MPI_INT, MPI_SUM, w); };
@@ -162,6 +187,7 @@ std::unique_ptr<Case> make_case(const std::string& op, const std::string& dist, 
         optcoll::exscan(k.send.data(), k.recv.data(), e, MPI_INT, MPI_SUM, w, o);
       };
       k.result_count = g_rank == 0 ? 0 : e;  // undefined at rank 0
+      k.expected = [e] { return pattern_prefix_sum(g_rank, g_rank == 0 ? 0 : e); };
       k.coll = plan::Collective::exscan;
     }
     k.describable = true;
@@ -223,8 +249,7 @@ std::unique_ptr<Case> make_case(const std::string& op, const std::string& dist, 
     } else if (op == "gatherv") {
       alloc(mine, g_rank == kRoot ? all : 0);
       k.native = [&k, mine, w] {
-        MPI_Gatherv(k.send.data(), mine, MPI_INT, k.recv.data(), k.rcounts.data(), k.rdispls.data(), MPI_INT, kRoot,
-                    w);
+        MPI_Gatherv(k.send.data(), mine, MPI_INT, k.recv.data(), k.rcounts.data(), k.rdispls.data(), MPI_INT, kRoot, w);
       };
       k.ours = [&k, mine, counts, displs, w](const Options& o) {
         optcoll::gatherv(k.send.data(), mine, MPI_INT, k.recv.data(), *counts, *displs, MPI_INT, kRoot, w, o);

@@ -70,11 +70,10 @@ void select_native(const std::string& family, const std::string& algorithm) {
   namespace c = simgrid::smpi::colls;
   using Setter = void (*)(const std::string&);
   static const std::map<std::string, Setter> setters{
-      {"bcast", c::set_bcast},         {"reduce", c::set_reduce},
-      {"allgather", c::set_allgather}, {"allgatherv", c::set_allgatherv},
-      {"allreduce", c::set_allreduce}, {"reduce_scatter", c::set_reduce_scatter},
-      {"gather", c::set_gather},       {"scatter", c::set_scatter},
-      {"alltoall", c::set_alltoall},   {"alltoallv", c::set_alltoallv},
+      {"bcast", c::set_bcast},           {"reduce", c::set_reduce},       {"allgather", c::set_allgather},
+      {"allgatherv", c::set_allgatherv}, {"allreduce", c::set_allreduce}, {"reduce_scatter", c::set_reduce_scatter},
+      {"gather", c::set_gather},         {"scatter", c::set_scatter},     {"alltoall", c::set_alltoall},
+      {"alltoallv", c::set_alltoallv},
   };
   if (family.empty()) return;  // SMPI has one implementation
   const auto it = setters.find(family);
@@ -84,6 +83,10 @@ void select_native(const std::string& family, const std::string& algorithm) {
   // leaves a broadcast before its leaves begin it).
   MPI_Barrier(MPI_COMM_WORLD);
   it->second(algorithm);
+}
+
+void restore_native(const std::string& family) {
+  select_native(family, family == "allreduce" ? "rdb" : family == "bcast" ? "binomial_tree" : "ompi");
 }
 
 }  // namespace optcoll::bench::smpi

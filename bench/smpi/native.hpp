@@ -42,4 +42,14 @@ Native native_for(const std::string& op);
 // Collective over MPI_COMM_WORLD (a barrier first).
 void select_native(const std::string& family, const std::string& algorithm);
 
+// Back to the benchmark's base state, what bench-smpi.sh starts smpirun
+// with: the `ompi` selector, but a binomial tree for Bcast and recursive
+// doubling for Allreduce. The benchmark calls Allreduce itself (totals,
+// checks, times), and SMPI's communicator constructor (MPI_Comm_dup, which
+// optcoll calls once per communicator) calls Bcast; the selectors' Bcast
+// and Allreduce build SMPI's per-node communicators at their first call
+// (Comm::init_smp: two ring allgathers, 2p(p - 1) messages, minutes of host
+// time at p = 1024). Only the selectors' own rows should pay that.
+void restore_native(const std::string& family);
+
 }  // namespace optcoll::bench::smpi
