@@ -1,5 +1,5 @@
 // Helpers of the MPI benchmarks (mpi_bcast_reduce, mpi_collectives,
-// mpi_alltoall, mpi_gatherv): batches after a barrier, maximum over ranks,
+// mpi_alltoall, mpi_gatherv, smpi/collectives): batches after a barrier, maximum over ranks,
 // medians, size ladders, command lines.
 #pragma once
 
@@ -33,14 +33,20 @@ inline int batch_for(std::int64_t bytes) {
   return 1;
 }
 
+// This rank's time per call of a batch of g_batch calls after a barrier.
+template <class F>
+double timed_local(F&& f) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  for (int i = 0; i < g_batch; ++i) f();
+  return (MPI_Wtime() - t0) / g_batch;
+}
+
 // Time per call of a batch of g_batch calls after a barrier, maximum over
 // ranks.
 template <class F>
 double timed(F&& f) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double t0 = MPI_Wtime();
-  for (int i = 0; i < g_batch; ++i) f();
-  double t = (MPI_Wtime() - t0) / g_batch;
+  double t = timed_local(f);
   MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return t;
 }

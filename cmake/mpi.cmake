@@ -45,6 +45,18 @@ add_library(optcoll_mpi
 )
 add_library(optcoll::mpi ALIAS optcoll_mpi)
 target_link_libraries(optcoll_mpi PUBLIC optcoll MPI::MPI_CXX MPI::MPI_C PRIVATE $<BUILD_INTERFACE:optcoll_warnings>)
+
+# Feature checks for what not every MPI's mpi.h provides (SimGrid 3.32's
+# SMPI defines the MPI_CXX_*_COMPLEX names over variables it never declares).
+include(CheckCXXSourceCompiles)
+set(CMAKE_REQUIRED_LIBRARIES MPI::MPI_CXX)
+set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
+check_cxx_source_compiles("#include <mpi.h>
+MPI_Datatype t[] = {MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX};
+int main() { return 0; }" OPTCOLL_HAVE_MPI_CXX_COMPLEX)
+unset(CMAKE_TRY_COMPILE_TARGET_TYPE)
+unset(CMAKE_REQUIRED_LIBRARIES)
+target_compile_definitions(optcoll_mpi PRIVATE OPTCOLL_HAVE_MPI_CXX_COMPLEX=$<BOOL:${OPTCOLL_HAVE_MPI_CXX_COMPLEX}>)
 set_target_properties(optcoll_mpi PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # The MPI layer's private headers (src/mpi/*.hpp, included as "mpi/...")
 # for the layers and tests built with it; not installed.

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config clang-format python3
           libgtest-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-          openmpi-bin libopenmpi-dev mpich libmpich-dev clang-14 libclang-rt-14-dev ccache
+          openmpi-bin libopenmpi-dev mpich libmpich-dev clang-14 libclang-rt-14-dev ccache libsimgrid-dev
           chromium)  # chromium: the demo report's browser test (tests/cli/report_browser_test.sh)
 missing=()
 for p in "${packages[@]}"; do

@@ -4,6 +4,7 @@
 # package (scripts/test-install.sh: examples/consumer via find_package and
 # pkg-config, the installed liboptcoll_pmpi.so), then the MPI tests again
 # under MPICH (scripts/test-mpich.sh, build dir ./build-mpich), then the
+# quick SimGrid/SMPI profile (scripts/test-smpi.sh, ./build-smpi), then the
 # libFuzzer targets for FUZZ_SECONDS (default 10) each (scripts/fuzz.sh,
 # ./build-fuzz), then ASan + UBSan (scripts/test-sanitizers.sh, ./build-asan,
 # about 10 minutes from scratch on 2 cores; OPTCOLL_SANITIZERS=0 skips it).
@@ -20,6 +21,8 @@ scripts/test-install.sh
 phase install
 scripts/test-mpich.sh
 phase MPICH
+scripts/test-smpi.sh
+phase "SMPI (quick profile)"
 FUZZ_SECONDS=${FUZZ_SECONDS:-10} scripts/fuzz.sh
 phase fuzz
 if [ "${OPTCOLL_SANITIZERS:-1}" = 1 ]; then scripts/test-sanitizers.sh; fi

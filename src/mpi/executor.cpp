@@ -157,6 +157,10 @@ void MpiExecutor::finish() {
 }
 
 void MpiExecutor::defer(MPI_Request r, Segment seg) {
+  if (cfg_.wait == WaitMode::block) {  // a rank per core: the send completes in its round (executor.hpp)
+    requests_.push_back(r);
+    return;
+  }
   if (deferred_.size() >= kMaxDeferred) {
     wait_all({&deferred_.front().request, 1}, cfg_.wait, cfg_.spin);
     deferred_.erase(deferred_.begin());

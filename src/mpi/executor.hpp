@@ -35,12 +35,18 @@
 // received into the working buffer and computed as init (+) in in place.
 // That saves the full copy of the input a reduction otherwise starts with.
 //
-// Sends straight from the buffer (one segment, one chunk) are not waited for
-// at the end of their round: they complete in the background (a sender on an
-// oversubscribed node otherwise waits a whole scheduling cycle for the
-// receiver) and are completed before a later receive or local operation
-// writes into their blocks, when more than 16 are pending, and at the end of
-// the plan. Receives, and sends from scratch, complete in their round.
+// Polling (WaitMode::poll, an oversubscribed node): sends straight from the
+// buffer (one segment, one chunk) are not waited for at the end of their
+// round: they complete in the background (a sender on an oversubscribed
+// node otherwise waits a whole scheduling cycle for the receiver) and are
+// completed before a later receive or local operation writes into their
+// blocks, when more than 16 are pending, and at the end of the plan.
+// Blocking (a rank per core), every message completes in its round, as the
+// plans' round model has it: a send left running shares the sender's link
+// with the next round's, which delays the earlier one and whoever waits for
+// it (under SimGrid/SMPI on a fat tree this made a 1 MiB binomial Bcast on
+// 256 ranks 3.4x slower than the same tree with completed sends; docs/smpi.md).
+// Receives, and sends from scratch, complete in their round.
 //
 // A message of E elements travels as ceil(E / chunk) messages of at most
 // chunk elements (chunk <= INT_MAX), matched in order (MPI's non-overtaking

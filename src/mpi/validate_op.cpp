@@ -58,8 +58,11 @@ bool logical(MPI_Datatype t) {
   return in(t, {MPI_C_BOOL, MPI_LOGICAL, MPI_CXX_BOOL});
 }
 bool complex(MPI_Datatype t) {
+#if OPTCOLL_HAVE_MPI_CXX_COMPLEX  // (cmake/mpi.cmake: not in every mpi.h)
+  if (in(t, {MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX})) return true;
+#endif
   return in(t, {MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX,
-                MPI_DOUBLE_COMPLEX, MPI_CXX_FLOAT_COMPLEX, MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX});
+                MPI_DOUBLE_COMPLEX});
 }
 bool pair(MPI_Datatype t) {
   return in(t, {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_2REAL,

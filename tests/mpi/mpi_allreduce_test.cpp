@@ -74,11 +74,10 @@ TEST(MpiAllreduce, LargeVectors) {
   check_allreduce(comm, {Kind::matrix, Ops::get().matrix, "matrix"}, 20000, {{"", 0, false}});
 }
 
-// The model picks dissemination (doubling for floating point) for short
-// vectors and circulant for long ones (p >= 3: with q >= 2 rounds the reduce-scatter + allgather moves
-// 2 (p-1)/p m < q m bytes), with alpha and beta fixed by the environment;
-// and never dissemination above model::kDisseminationMaxBytes, however
-// large alpha is.
+// The model picks dissemination (doubling for floating point, and where p
+// is a power of two, at the tie) for short vectors and circulant for long ones (p >= 3: with q >= 2 rounds the
+// reduce-scatter + allgather moves 2 (p-1)/p m < q m bytes), with alpha and beta fixed by the environment; and never
+// dissemination above model::kDisseminationMaxBytes, however large alpha is.
 TEST(MpiAllreduce, ModelChoosesBySize) {
   const int p = world_size();
   if (p < 3) GTEST_SKIP() << "the circulant allreduce does not win below p = 3";
@@ -94,10 +93,9 @@ TEST(MpiAllreduce, ModelChoosesBySize) {
     return out;
   };
   const std::int64_t cap = model::kDisseminationMaxBytes / 4;
-  EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}),
-            (std::vector<std::string>{"dissemination", "dissemination", "circulant"}));
-  EXPECT_EQ(decide("1", {100, cap, cap + 1}),
-            (std::vector<std::string>{"dissemination", "dissemination", "circulant"}));
+  const std::string exact = (p & (p - 1)) == 0 ? "doubling" : "dissemination";
+  EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}), (std::vector<std::string>{exact, exact, "circulant"}));
+  EXPECT_EQ(decide("1", {100, cap, cap + 1}), (std::vector<std::string>{exact, exact, "circulant"}));
   // Floating point is not exact: doubling instead of dissemination.
   EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}, MPI_FLOAT),
             (std::vector<std::string>{"doubling", "doubling", "circulant"}));
