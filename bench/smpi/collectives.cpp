@@ -16,9 +16,10 @@
 // or "FAIL"; --inject-fault flips one byte of optcoll's result at the last
 // rank, or at the root for Reduce and Gather(v), which must fail). Larger payloads live in SMPI's shared
 // memory, unchecked ("-"). Each implementation then runs once more
-// (warm-up) and --reps times (default 5): a barrier, the call, this rank's
-// time; the row's time is the median over repetitions of the maximum over
-// ranks (wall_s: the host seconds its simulation took). CSV rows (rank 0 appends them to --csv, no header):
+// (warm-up) and --reps times (default 5) from a common start (every rank
+// starts at the same simulated instant; timed_from_common_start); the
+// row's time is the median over repetitions of the maximum over ranks (wall_s: the host seconds its simulation took).
+// CSV rows (rank 0 appends them to --csv, no header):
 //   platform,op,dist,p,bytes,total_bytes,impl,alg,blocks,us,us_min,us_max,reps,check,wall_s
 // impl: optcoll (its own choice, alg/blocks from optcoll::mpi::describe),
 // optcoll:<alg> (--variants), ompi, mpich, smpi:<algorithm> (--classics),
@@ -32,10 +33,13 @@
 #include <fmt/ranges.h>
 #include <mpi.h>
 
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -81,11 +85,37 @@ struct Row {
   double wall = 0;  // seconds of host time to simulate the check and the timed calls
 };
 
+// Simulated time between the agreement on a start and the start itself:
+// far more than a reduction of one value takes (about 70 us at p = 1024).
+constexpr double kStartMargin = 1e-3;
+
+// One call from a common start: SMPI's clock is global, so every rank
+// sleeps (in simulated time) until the same instant, a margin after the
+// latest rank left a barrier, and this rank's time is its completion minus
+// that instant; the maximum over ranks is the time from the common start
+// to the last completion. (Timed from each rank's own barrier exit, the
+// barrier's exit skew, tens of microseconds at p = 1024, was charged or
+// hidden: a Scatter of 4 B per rank took "18 us" on 1024 ranks.)
+double timed_from_common_start(const std::function<void()>& f) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  double latest = MPI_Wtime();
+  MPI_Allreduce(MPI_IN_PLACE, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const double start = latest + kStartMargin;
+  const double wait = start - MPI_Wtime();
+  if (wait <= 0)
+    throw std::runtime_error("the common start passed before rank " + std::to_string(g_rank) + " got there");
+  const auto ns = static_cast<long>(wait * 1e9);
+  timespec t{ns / 1000000000L, ns % 1000000000L};
+  nanosleep(&t, nullptr);  // SMPI's: simulated time
+  f();
+  return MPI_Wtime() - start;
+}
+
 // Median over repetitions of the maximum over ranks, after one warm-up.
 std::vector<double> time_reps(const std::function<void()>& f, int reps) {
   f();
   std::vector<double> local;
-  for (int i = 0; i < reps; ++i) local.push_back(timed_local(f));
+  for (int i = 0; i < reps; ++i) local.push_back(timed_from_common_start(f));
   return local;
 }
 
