@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTCOLL_WARNINGS_AS_ERRORS=ON >/dev/null
+source scripts/ccache.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DOPTCOLL_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build --parallel "$(nproc)"

@@ -18,17 +18,16 @@ cd "$(dirname "$0")/.."
 start=$(date +%s)
 scripts/deps.sh
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  # Paths relative to the source tree, so that build-asan-mpich reuses
-  # build-asan's MPI-free objects.
-  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-fi
+# -O1 -g1 (line tables: enough for symbolised reports) instead of -O2 -g:
+# instrumented translation units compile 2-2.5x faster (the CLI's
+# cmd_model.cpp: 113 s -> 47 s), and the tests run about as fast.
+opt="-O1 -g1 -DNDEBUG"
+source scripts/ccache.sh
 configure() {  # configure <build dir> [cmake arguments...]
   local dir=$1
   shift
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPTCOLL_WARNINGS_AS_ERRORS=ON \
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" -DOPTCOLL_WARNINGS_AS_ERRORS=ON \
     -DOPTCOLL_BUILD_BENCH=OFF "${launcher[@]}" \
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
@@ -43,7 +42,8 @@ mpi_tests='^mpi_(bcast|reduce|api|bad_input|bad_input_tree|check)\.np3$|^mpi_dif
 mpi_tests+='|^mpi_threads\.np2$|^pmpi_stress\.np3$'
 # Every non-MPI test program, the CLI, and the MPI programs.
 targets=(optcoll_cli optcoll_schedule_tests optcoll_sim_tests optcoll_cli_tests optcoll_trees_tests
-  optcoll_logp_tests optcoll_logp_cli_tests optcoll_alltoall_tests optcoll_pmpi_policy_tests "${mpi_targets[@]}")
+  optcoll_logp_tests optcoll_logp_cli_tests optcoll_alltoall_tests optcoll_select_tests optcoll_pmpi_policy_tests
+  "${mpi_targets[@]}")
 cmake --build build-asan --parallel "$(nproc)" --target "${targets[@]}"
 built=$(date +%s)
 
@@ -55,7 +55,12 @@ long='AllToAllCirculant\.ExactDataFlowEveryP|Simulator\.RoundCountsUpTo1e5|KItem
 long+='|PaperTables\.IncreasingGamma0|ExhaustiveSlice\.AllConditionsBoundsAndBroadcasts/[2-9]'
 long+='|CirculantExact\.BcastAndReduceUpTo512/[1-9]|FastPath\.EqualsSearchForEveryRankUpTo1500'
 long+='|Cli\.SimulateMillionRanks|Simulator\.ScanAndExscan|AllToAllCirculant\.ExactDataFlowLargerP'
-ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -LE mpi -E "$long" "$@"
+# Not here: cli_report_browser (a page in Chromium, nothing instrumented) and
+# the drop-in's auto-route test, whose plain MPI program cannot preload an
+# instrumented liboptcoll_pmpi.so; both are MPI tests of the main build. Any
+# other test program missing from `targets` fails here as *_NOT_BUILT.
+skip='^cli_report_browser$|^optcoll_pmpi_auto_tests_NOT_BUILT$'
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -LE mpi -E "$long|$skip" "$@"
 unit=$(date +%s)
 
 # MPI under Open MPI. Its libraries have no frame pointers, so leaks are

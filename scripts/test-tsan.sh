@@ -12,11 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 start=$(date +%s)
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+source scripts/ccache.sh
 flags="-fsanitize=thread -fno-omit-frame-pointer"
 # Warnings are gcc's business (the main build); clang's differ.
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DOPTCOLL_BUILD_BENCH=OFF -DOPTCOLL_WARNINGS_AS_ERRORS=OFF -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
 cmake --build build-tsan --parallel "$(nproc)" --target optcoll_mpi_threads_test

@@ -148,9 +148,11 @@ TEST(AllToAllCirculant, ExactDataFlowEveryP) {
   }
 }
 
-// Larger p, sampled: non-powers of two around 1024, several n.
+// Larger p, sampled: one below and one above a power of two, 500, and a
+// non-power of two and a power of two near 1024 (the cost grows as p^2),
+// several n.
 TEST(AllToAllCirculant, ExactDataFlowLargerP) {
-  for (rank_t p : {127, 255, 257, 500, 1000, 1023, 1024}) {
+  for (rank_t p : {127, 257, 500, 1000, 1024}) {
     for (std::int64_t n : {2, 7}) {
       for (int d : {0, 1, 2}) {
         for (const Case& c : kCases) {
