@@ -24,6 +24,7 @@ add_library(optcoll_mpi
   src/mpi/signature.cpp
   src/mpi/agreement.cpp
   src/mpi/run_plan.cpp
+  src/mpi/prepared_plan.cpp
   src/mpi/bcast.cpp
   src/mpi/reduce.cpp
   src/mpi/allgather.cpp
@@ -32,10 +33,8 @@ add_library(optcoll_mpi
   src/mpi/scan.cpp
   src/mpi/allmerge.cpp
   src/mpi/tree_run.cpp
-  src/mpi/gather.cpp
-  src/mpi/scatter.cpp
-  src/mpi/gatherv.cpp
-  src/mpi/scatterv.cpp
+  src/mpi/gather_scatter.cpp
+  src/mpi/rooted.cpp
   src/mpi/irregular.cpp
   src/mpi/gatherv_adaptive.cpp
   src/mpi/gatherv_two.cpp

@@ -264,7 +264,10 @@ ExchangeRow price_exchange(const Row& row, const ModelArgs& a, int q) {
   if (op == Collective::alltoall) {  // regular: m to everyone
     const Priced shift = priced(op, "shift", p - 1, model::alltoall_shift_time(p, m, a.ab));
     const Priced bruck = priced(op, "bruck", q, model::alltoall_bruck_time(p, m, a.ab));
-    const bool use_bruck = model::alltoall_prefers_bruck(p, m, a.ab);  // as select.cpp
+    // optcoll's choice, as every entry point makes it.
+    select::FixedMachine machine(a.ab);
+    const select::Call call{.op = op, .p = p, .elem_size = 1, .count = m};
+    const bool use_bruck = select::decide(call, {}, machine).algorithm->name == "bruck";
     out.mine = use_bruck ? bruck : shift;
     if (use_bruck) {
       out.latency = "log p";

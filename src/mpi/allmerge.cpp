@@ -168,16 +168,15 @@ std::vector<std::byte> allmerge_impl(std::span<const std::byte> mine, std::int64
   const CallInfo c = check_call(comm, 0, MPI_BYTE, 0);
   if (key_bytes < 1 || static_cast<std::int64_t>(mine.size()) % key_bytes != 0)
     throw MpiError(MPI_ERR_ARG, "optcoll: allmerge: the input is not a whole number of keys");
-  // Default: Bruck's variant, 1.7-1.9x faster than the circulant one in the
-  // simulator (p 8..1024, 64 KiB..4 MiB) and 0.6-1.0x of the allgatherv
-  // baseline over MPI where circulant takes 0.7-1.3x (docs/decisions/allmerge-bruck-default.md).
-  const std::string name = algorithm.empty() ? "bruck" : std::string(algorithm);
-  if (name != "circulant" && name != "bruck" && name != "allgatherv")
-    throw MpiError(MPI_ERR_ARG,
-                   "optcoll: unknown allmerge algorithm '" + name + "'; valid: circulant bruck allgatherv");
+  select::MergeChoice choice;
+  try {
+    choice = select::choose_allmerge(algorithm);
+  } catch (const Error& e) {
+    throw MpiError(MPI_ERR_ARG, e.what());
+  }
   if (c.size == 1) return Bytes(mine.begin(), mine.end());
   CommState& s = c.comm_state(comm);
-  if (name == "allgatherv") return allgatherv_merge(s, mine, key_bytes, merge, ctx, comm);
+  if (choice.plan == nullptr) return allgatherv_merge(s, mine, key_bytes, merge, ctx, comm);
   // The plans on one element per rank: whole-vector runs of p blocks.
   plan::PlanSpec spec;
   spec.op = plan::Collective::allreduce;
@@ -186,9 +185,7 @@ std::vector<std::byte> allmerge_impl(std::span<const std::byte> mine, std::int64
   const plan::BlockLayout layout = plan::allreduce_layout(spec.count, spec.p, 1);
   plan::PlanContext pc{spec, &s.graph};
   pc.layout = &layout;
-  const plan::AlgorithmInfo* a =
-      plan::find_algorithm(plan::Collective::allreduce, name == "bruck" ? "bruck" : "dissemination");
-  const std::unique_ptr<plan::RankPlan> rp = a->make(pc, s.rank);
+  const std::unique_ptr<plan::RankPlan> rp = choice.plan->make(pc, s.rank);
   MergeExecutor ex(s, key_bytes, merge, ctx, c.size);
   ex.buffer(0).assign(mine.begin(), mine.end());
   plan::run(*rp, ex);

@@ -79,7 +79,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm, const Options& options);
 
-// Gather and scatter (gather.cpp, scatter.cpp, gatherv.cpp, scatterv.cpp):
+// Gather and scatter (gather_scatter.cpp, irregular.cpp; checks: rooted.cpp):
 // MPI's semantics with 64-bit counts; the v-variants' arrays are read at
 // the root only (non-roots may pass empty spans).
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,

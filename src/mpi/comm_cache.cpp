@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "mpi/comm_state.hpp"
+#include "mpi/prepared_plan.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {

@@ -82,6 +82,8 @@ struct BlockModel {
 using model::kMinBlockCap;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
+class PreparedPlan;  // prepared_plan.hpp
+
 struct CommState {
   MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
   int rank = 0;
@@ -98,22 +100,9 @@ struct CommState {
   Scratch scratch;
   ByteBuffer work;       // a non-root's reduction buffer
   MpiExecutor executor;  // reused across calls (keeps its small vectors)
-  // The last plan of each collective, reused while the spec is unchanged.
-  struct CachedPlan {
-    const plan::AlgorithmInfo* algorithm = nullptr;
-    plan::PlanSpec spec;
-    std::unique_ptr<plan::RankPlan> plan;
-    MpiExecutor::Trace trace;  // the plan's first plain run (run_plan.cpp)
-    bool traced = false;
-  };
-  std::array<CachedPlan, plan::kCollectives> plans;  // by plan::Collective
-  // The layout of the cached plan of a rank-group collective (one group per
-  // rank): the caller's, or plan::default_layout() of its spec.
-  struct CachedLayout {
-    std::unique_ptr<plan::BlockLayout> layout;
-    bool from_caller = false;
-  };
-  std::array<CachedLayout, plan::kCollectives> layouts;
+  // The last plan of each collective (by plan::Collective), reused while
+  // the choice, spec and layout repeat (run_plan.cpp).
+  std::array<std::unique_ptr<PreparedPlan>, plan::kCollectives> plans;
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
   // The last decision per collective (select.cpp), reused while the call's

@@ -89,7 +89,7 @@ RankTree parse_record(std::span<const std::int64_t> w, plan::rank_t rank) {
   return t;
 }
 
-Request make_persistent(IrregularCall call, MPI_Comm comm, int root) {
+Request make_persistent(RootedCall call, MPI_Comm comm, int root) {
   const CallInfo& c = call.c;
   CommState& s = c.comm_state(comm);
   auto impl = std::make_unique<detail::Persistent>();
@@ -165,17 +165,17 @@ MPI_Comm Request::comm() const noexcept {
 Request gatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return mpi::make_persistent(
-      mpi::prepare_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm), comm,
-      root);
+  return mpi::make_persistent(mpi::prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"},
+                                                  {recvbuf, recvcounts, displs, recvtype, "recvbuf"}, root, comm, {}),
+                              comm, root);
 }
 
 Request scatterv_init(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                       std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
                       std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return mpi::make_persistent(
-      mpi::prepare_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm), comm,
-      root);
+  return mpi::make_persistent(mpi::prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"},
+                                                  {sendbuf, sendcounts, displs, sendtype, "sendbuf"}, root, comm, {}),
+                              comm, root);
 }
 
 }  // namespace optcoll

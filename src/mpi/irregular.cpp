@@ -1,5 +1,8 @@
-// Gatherv/Scatterv after their argument checks: which tree, its
-// construction at every rank, the run.
+// optcoll's MPI_Gatherv and MPI_Scatterv: the checks of rooted.cpp, then
+// which tree, its construction at every rank, the run (a scatter runs the
+// gather tree backwards, Traff 2018 Figure 2). The counts are known at the
+// root only; every other rank knows its own block, which is all the tree
+// construction needs.
 //
 // Default: the adaptive binomial tree, built distributedly
 // (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies
@@ -58,6 +61,26 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
   TreeRun run(std::move(a), std::move(t), e);
   run.run(s.executor, s.scratch, s.work);
   release_call_buffers(s);
+}
+
+void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, const Options& options) {
+  RootedCall call = prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"},
+                                   {recvbuf, recvcounts, displs, recvtype, "recvbuf"}, root, comm,
+                                   {options.algorithm, "gatherv", kIrregularAlgorithms});
+  if (call.c.size == 1) return copy_single_rank(call);
+  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);
+}
+
+void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+                   MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, const Options& options) {
+  RootedCall call = prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"},
+                                   {sendbuf, sendcounts, displs, sendtype, "sendbuf"}, root, comm,
+                                   {options.algorithm, "scatterv", kIrregularAlgorithms});
+  if (call.c.size == 1) return copy_single_rank(call);
+  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);
 }
 
 }  // namespace optcoll::mpi

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "collectives.hpp"
@@ -33,25 +34,53 @@ RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t r
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
                    const Options& options);
 
-// gatherv.cpp: the root's counts and displacements (elements of t) as one
+// rooted.cpp: the root's counts and displacements (elements of t) as one
 // group per rank; MPI_ERR_ARG for missing or short arrays, MPI_ERR_COUNT for
 // a negative count, MPI_ERR_BUFFER for a NULL buffer that would be used.
 std::vector<plan::Segment> root_groups(int p, std::span<const std::int64_t> counts,
                                        std::span<const std::int64_t> displs, const void* buf, const TypeInfo& t,
                                        const char* what);
 
-// gatherv.cpp, scatterv.cpp: the checked arguments of one rank.
-struct IrregularCall {
+// A rooted call's arguments. OwnSide: this rank's block (Gather(v)'s
+// sendbuf, Scatter(v)'s recvbuf; MPI_IN_PLACE at the root). RootSide: the
+// root's p blocks (Gather(v)'s recvbuf, Scatter(v)'s sendbuf), block i =
+// counts[i] elements at displs[i]; significant at the root only. name: the
+// argument's name in errors.
+struct OwnSide {
+  const void* buf = nullptr;
+  std::int64_t count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  const char* name = "";
+};
+struct RootSide {
+  const void* buf = nullptr;
+  std::span<const std::int64_t> counts;
+  std::span<const std::int64_t> displs;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  const char* name = "";
+  // >= 0: equal blocks (Gather, Scatter): block i holds `each` elements at
+  // i * each; counts and displs are not read.
+  std::int64_t each = -1;
+};
+// The tree name to check (check_tree_algorithm) with the other arguments.
+struct TreeNames {
+  std::string requested;
+  const char* op = "";
+  const char* valid = "";
+};
+
+// The checked arguments of one rank.
+struct RootedCall {
   CallInfo c;
   TreeArgs a;
   std::int64_t my_bytes = 0;  // this rank's block
 };
-IrregularCall prepare_gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                              MPI_Datatype recvtype, int root, MPI_Comm comm);
-IrregularCall prepare_scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts,
-                               std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
-                               std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+// rooted.cpp: checks a Gather(v) (op gather) or Scatter(v) (op scatter)
+// call at every rank; errors are agreed (Agreement). Collective.
+RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSide& all, int root, MPI_Comm comm,
+                          const TreeNames& names);
+// p = 1: the own block's copy between the two sides (none in place).
+void copy_single_rank(const RootedCall& call);
 
 inline constexpr const char* kIrregularAlgorithms = "adaptive_binomial, binomial, two";
 

@@ -13,6 +13,8 @@
 #include "mpi/comm_state.hpp"
 #include "mpi/datatype.hpp"
 #include "mpi/executor.hpp"
+#include "mpi/prepared_plan.hpp"
+#include "mpi/select.hpp"
 #include "mpi_test_util.hpp"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/executor.hpp"
@@ -263,21 +265,75 @@ TEST(MpiExecutor, ReplayedCallsMatchNative) {
   }
   if (p == 1) return;  // no plan at all
   const mpi::CommState& s = mpi::comm_state(comm);
-  const auto& bc = s.plans[static_cast<std::size_t>(plan::Collective::bcast)];
-  EXPECT_TRUE(bc.traced);
-  ASSERT_TRUE(bc.trace.valid);
-  EXPECT_EQ(bc.trace.round_end.size(), static_cast<std::size_t>(ceil_log2(p)));
-  const auto receives = std::count_if(bc.trace.msgs.begin(), bc.trace.msgs.end(),
+  ASSERT_NE(s.plans[static_cast<std::size_t>(plan::Collective::bcast)], nullptr);
+  const mpi::PreparedPlan& bc = *s.plans[static_cast<std::size_t>(plan::Collective::bcast)];
+  EXPECT_TRUE(bc.traced());
+  ASSERT_TRUE(bc.trace().valid);
+  EXPECT_EQ(bc.trace().round_end.size(), static_cast<std::size_t>(ceil_log2(p)));
+  const auto receives = std::count_if(bc.trace().msgs.begin(), bc.trace().msgs.end(),
                                       [](const mpi::MpiExecutor::Trace::Msg& m) { return !m.send; });
   EXPECT_EQ(receives, r == root ? 0 : 1);
-  EXPECT_EQ(bc.trace.largest, count);
+  EXPECT_EQ(bc.trace().largest, count);
   std::vector<int> in(static_cast<std::size_t>(count), r + 1);
   std::vector<int> out(static_cast<std::size_t>(count), 0);
   reduce(in.data(), out.data(), count, MPI_INT, MPI_SUM, root, comm, Options{"circulant", 1});
   if (r == root) {
     EXPECT_EQ(out[0], p * (p + 1) / 2);
   }
-  EXPECT_FALSE(s.plans[static_cast<std::size_t>(plan::Collective::reduce)].trace.valid);
+  EXPECT_FALSE(s.plans[static_cast<std::size_t>(plan::Collective::reduce)]->trace().valid);
+}
+
+// A prepared plan with its own executor and scratch, bound once and run
+// many times on new data (the persistent requests' form): every run equals
+// native MPI, with blocking optcoll calls on the same communicator between
+// runs. Bcast is plain (its second run on replays the first one's trace);
+// the in-place Allreduce combines (no trace: the plan is walked each time).
+TEST(MpiExecutor, PreparedPlanRunsManyTimes) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  if (p == 1) GTEST_SKIP() << "one rank: no plan";
+  mpi::CommState& s = mpi::comm_state(comm);
+  const int root = p - 1;
+  for (plan::Collective op : {plan::Collective::bcast, plan::Collective::allreduce}) {
+    const std::int64_t count = op == plan::Collective::bcast ? 10 : 1000;
+    const select::Call call{.op = op, .p = p, .elem_size = 4, .count = count, .exact = true};
+    const mpi::Choice choice = mpi::choose(s, call, Options{"circulant", 0});
+    plan::PlanSpec spec;
+    spec.op = op;
+    spec.p = p;
+    spec.root = op == plan::Collective::bcast ? root : 0;
+    spec.count = count;
+    spec.blocks = choice.blocks;
+    spec.exact = true;
+    mpi::PreparedPlan prepared(s, choice, spec, nullptr);
+    mpi::MpiExecutor ex;
+    mpi::Scratch scratch;
+    std::vector<int> buf(static_cast<std::size_t>(count));
+    prepared.bind(mpi::exec_config(s, mpi::TypeInfo::of(MPI_INT), MPI_SUM), {buf.data()}, ex, scratch);
+    for (int run = 0; run < 4; ++run) {
+      SCOPED_TRACE(std::string(plan::to_string(op)) + " run " + std::to_string(run));
+      for (std::int64_t i = 0; i < count; ++i)
+        buf[static_cast<std::size_t>(i)] = (r + 1) * (run + 2) + static_cast<int>(i);
+      std::vector<int> expect = buf;
+      if (op == plan::Collective::bcast) {
+        ASSERT_EQ(MPI_Bcast(expect.data(), static_cast<int>(count), MPI_INT, root, comm), MPI_SUCCESS);
+      } else {
+        ASSERT_EQ(MPI_Allreduce(MPI_IN_PLACE, expect.data(), static_cast<int>(count), MPI_INT, MPI_SUM, comm),
+                  MPI_SUCCESS);
+      }
+      prepared.start();
+      prepared.complete();
+      EXPECT_EQ(buf, expect);
+      // A blocking call of the same collective between runs: the
+      // communicator's own cached plan, executor and scratch.
+      std::vector<int> other(7, r);
+      allreduce(MPI_IN_PLACE, other.data(), 7, MPI_INT, MPI_MAX, comm);
+      EXPECT_EQ(other, std::vector<int>(7, p - 1));
+    }
+    EXPECT_EQ(prepared.traced(), true);
+    EXPECT_EQ(prepared.trace().valid, op == plan::Collective::bcast);
+  }
 }
 
 TEST(MpiExecutor, ChunkLimitFromEnvironment) {

@@ -166,4 +166,16 @@ std::string algorithm_names(plan::Collective op);
 std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
                                          bool named);
 
+// Allmerge (Lang 2025): "bruck" (Algorithm 1, the default for an empty
+// name) and "circulant" (Algorithm 2) run the registry's allreduce/bruck and
+// allreduce/dissemination plans with merging as the operator; "allgatherv"
+// (plan: nullptr) gathers every run and merges locally. Any other name:
+// Errc::invalid_argument, naming the valid ones. O(registry).
+inline constexpr const char* kAllmergeNames = "circulant bruck allgatherv";
+struct MergeChoice {
+  std::string_view name;
+  const plan::AlgorithmInfo* plan = nullptr;
+};
+MergeChoice choose_allmerge(std::string_view requested);
+
 }  // namespace optcoll::select

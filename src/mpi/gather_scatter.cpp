@@ -1,0 +1,46 @@
+// optcoll's MPI_Gather and MPI_Scatter: the rank-ordered binomial tree
+// (Traff 2018, §5.1 "oblivious"; plan::binomial_view()), ceil(log2 p)
+// rounds; Scatter runs the gather tree backwards (Figure 2: the scatter tree
+// serves its children in the reverse of the gather order). With equal
+// blocks it is optimal in the linear cost model (Proposition 1), and every
+// rank computes its part from (p, root, rank) in O(log p): nothing to
+// exchange. Buffers and type handling: tree_run.hpp.
+#include "tree_build.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// mine: this rank's block; all: the root's p blocks of all_count elements
+// each (tree_build.hpp).
+void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std::int64_t all_count,
+                  MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options) {
+  const char* what = op == plan::Collective::gather ? "gather" : "scatter";
+  RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, all_count}, root, comm,
+                                   {options.algorithm, what, "binomial"});
+  // Equal blocks: my_bytes is the same at every rank.
+  if (call.my_bytes == 0) return;
+  if (call.c.size == 1) return copy_single_rank(call);
+  CommState& s = call.c.comm_state(comm);
+  // Every tree of the registry is the binomial tree on equal blocks: the
+  // variable is only checked.
+  tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
+  TreeRun run(std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes), tree_exec(s));
+  run.run(s.executor, s.scratch, s.work);
+  release_call_buffers(s);
+}
+
+}  // namespace
+
+void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+  regular_tree(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"}, recvbuf, recvcount, recvtype,
+               "recvbuf", root, comm, options);
+}
+
+void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+  regular_tree(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"}, sendbuf, sendcount, sendtype,
+               "sendbuf", root, comm, options);
+}
+
+}  // namespace optcoll::mpi

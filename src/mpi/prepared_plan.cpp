@@ -1,0 +1,109 @@
+// Building, binding and running one rank's plan (see prepared_plan.hpp).
+#include "mpi/prepared_plan.hpp"
+
+#include <climits>
+
+#include "optcoll/error.hpp"
+#include "optcoll/schedule/all_roots.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+bool same(const plan::PlanSpec& a, const plan::PlanSpec& b) {
+  return a.op == b.op && a.p == b.p && a.root == b.root && a.count == b.count && a.blocks == b.blocks &&
+         a.commutative == b.commutative && a.exact == b.exact;
+}
+
+}  // namespace
+
+ExecConfig exec_config(const CommState& s, const TypeInfo& t, MPI_Op op) {
+  ExecConfig cfg;
+  cfg.comm = s.comm;
+  cfg.tag = kTag;
+  cfg.type = t;
+  cfg.op = op;
+  cfg.chunk = chunk_elements(t, s.settings.max_chunk > 0 ? s.settings.max_chunk : INT_MAX);
+  cfg.wait = s.wait;
+  cfg.spin = s.spin;
+  return cfg;
+}
+
+PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanSpec& spec,
+                           const plan::BlockLayout* layout)
+    : algorithm_(choice.algorithm), spec_(spec), caller_layout_(layout != nullptr) {
+  plan::PlanContext ctx{spec, &s.graph};
+  // The LogP trees use the communicator's L, o, g (measured at the first
+  // such call: collective, and every rank chose the same algorithm).
+  if (algorithm_->needs_logp) ctx.logp = &logp_model(s);
+  if (plan::has_rank_groups(spec.op)) {
+    layout_ = std::make_unique<plan::BlockLayout>(layout != nullptr ? *layout : plan::default_layout(spec));
+    if (s.all_roots == nullptr) s.all_roots = std::make_unique<schedule::AllRootsSchedule>(s.graph);
+    ctx.layout = layout_.get();
+    ctx.all_roots = s.all_roots.get();
+  } else if (plan::is_exchange(spec.op)) {
+    if (layout == nullptr) throw Error(Errc::internal, "PreparedPlan: an exchange needs its layout");
+    layout_ = std::make_unique<plan::BlockLayout>(*layout);  // this rank's own (plan/alltoall.hpp)
+    ctx.layout = layout_.get();
+  }
+  plan_ = algorithm_->make(ctx, s.rank);
+}
+
+bool PreparedPlan::matches(const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout) const {
+  if (algorithm_ != choice.algorithm || !same(spec_, spec)) return false;
+  // A default layout is a function of the spec; a caller's is compared.
+  if (layout == nullptr) return !caller_layout_;
+  return caller_layout_ && *layout_ == *layout;
+}
+
+void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch) {
+  cfg_ = cfg;
+  buffers_ = b;
+  parts_.assign(b.parts.begin(), b.parts.end());
+  buffers_.parts = parts_;
+  ex_ = &ex;
+  scratch_ = &scratch;
+}
+
+void PreparedPlan::start() {
+  if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
+  MpiExecutor& ex = *ex_;
+  ex.bind(cfg_, buffers_.base, plan_->layout(), *scratch_);
+  const bool plain = parts_.empty() && buffers_.init == nullptr;
+  replayed_ = plain && trace_.valid && trace_.largest <= cfg_.chunk;
+  if (replayed_) {
+    ex.replay(trace_);  // every round: nothing left for complete()
+    return;
+  }
+  if (!parts_.empty()) ex.set_parts(parts_);
+  if (buffers_.init != nullptr) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
+  recording_ = plain && !traced_;
+  if (recording_) {
+    traced_ = true;
+    ex.record(&trace_);
+  }
+  try {
+    ex.start(*plan_);
+  } catch (...) {
+    if (recording_) trace_ = {};  // keep no half trace
+    recording_ = false;
+    throw;
+  }
+}
+
+void PreparedPlan::complete() {
+  if (replayed_) return;
+  try {
+    ex_->complete();
+  } catch (...) {
+    if (recording_) trace_ = {};
+    recording_ = false;
+    throw;
+  }
+  if (recording_) {
+    ex_->record(nullptr);
+    if (!trace_.valid) trace_ = {};
+  }
+  recording_ = false;
+}
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,88 @@
+// A chosen plan prepared for one rank: built once, bound to a call's
+// buffers, run any number of times. Every plan collective reaches the
+// executor through one: a blocking call through its communicator's cached
+// one (run_plan()), a request that outlives the call through its own.
+//
+// Building it asks nothing of MPI, except that a LogP tree reads (and at
+// the communicator's first such call, measures: collective) the LogP
+// parameters. bind() is O(1) apart from the executor's own setup; start()
+// posts round 0 and complete() runs the rest, as MpiExecutor::start /
+// complete. Plain runs (no parts, no initial content) replay the first plain
+// run's message trace when it was traceable (MpiExecutor::Trace): then a run
+// walks no plan.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "mpi/comm_state.hpp"
+#include "mpi/executor.hpp"
+#include "mpi/select.hpp"
+
+namespace optcoll::mpi {
+
+class PreparedPlan {
+ public:
+  // The plan of choice for spec at this rank. layout: the caller's layout of
+  // a rank-group collective (plan::has_rank_groups; default:
+  // plan::default_layout(spec)), this rank's own exchange layout for an
+  // exchange (plan::is_exchange; required); copied.
+  PreparedPlan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout);
+  PreparedPlan(const PreparedPlan&) = delete;
+  PreparedPlan& operator=(const PreparedPlan&) = delete;
+
+  // Whether this is the plan of choice, spec and layout (compared group by
+  // group: O(p), like the caller's arguments).
+  bool matches(const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout) const;
+
+  // The buffers of the next runs, and the executor and scratch that run
+  // them (they must outlive the runs). base: element 0 of the working
+  // buffer; init: its initial content if elsewhere (MpiExecutor::
+  // set_initial, complete: base holds every block at the end); parts: the
+  // exchanges' memory areas (MpiExecutor::set_parts).
+  struct Buffers {
+    void* base = nullptr;
+    const void* init = nullptr;
+    bool complete = true;
+    std::span<const MpiExecutor::Part> parts{};
+  };
+  void bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch);
+
+  // One run of the bound call: start() posts round 0 (or replays the trace
+  // entirely), complete() finishes it. run() = start() + complete().
+  void start();
+  void complete();
+  void run() {
+    start();
+    complete();
+  }
+
+  const plan::RankPlan& plan() const noexcept { return *plan_; }
+  // The first plain run's messages (valid: replayed by later plain runs) and
+  // whether that run happened.
+  const MpiExecutor::Trace& trace() const noexcept { return trace_; }
+  bool traced() const noexcept { return traced_; }
+
+ private:
+  const plan::AlgorithmInfo* algorithm_;
+  plan::PlanSpec spec_;
+  bool caller_layout_ = false;
+  std::unique_ptr<plan::BlockLayout> layout_;  // the plan's groups (rank-group collectives, exchanges)
+  std::unique_ptr<plan::RankPlan> plan_;
+  MpiExecutor::Trace trace_;
+  bool traced_ = false;  // the first plain run was recorded (trace_.valid: usable)
+  bool recording_ = false;
+  bool replayed_ = false;
+  ExecConfig cfg_;
+  Buffers buffers_;
+  std::vector<MpiExecutor::Part> parts_;
+  MpiExecutor* ex_ = nullptr;
+  Scratch* scratch_ = nullptr;
+};
+
+// The executor settings of a call on s: optcoll's duplicate and tag, the
+// chunk of OPTCOLL_MAX_CHUNK_ELEMS (default: INT_MAX elements), the wait mode.
+ExecConfig exec_config(const CommState& s, const TypeInfo& t, MPI_Op op);
+
+}  // namespace optcoll::mpi
