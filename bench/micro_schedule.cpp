@@ -1,4 +1,7 @@
 // Google Benchmark micro-benchmarks of the per-rank schedule computations.
+// For bench/results/, run it with --benchmark_format=csv (Google Benchmark's
+// own CSV; its context, with the date, host, CPUs and load, goes to stderr)
+// instead of bench/csv.hpp's writer, which the other benchmarks use.
 #include <benchmark/benchmark.h>
 
 #include "optcoll/schedule/all_roots.hpp"

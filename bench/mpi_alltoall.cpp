@@ -1,7 +1,7 @@
 // optcoll's Alltoall(v) and many-to-many against native MPI, in the same run.
 //
 //   mpirun -n 8 build/mpi_alltoall [--op alltoall|alltoallv|many_to_many|all]
-//                                  [--min B] [--max B] [--big B] [--reps R]
+//                                  [--min B] [--max B] [--big B] [--reps R] [--out FILE]
 //
 // alltoall: blocks of min .. max bytes (MPI_INT elements) in
 //   powers of 4; native MPI_Alltoall, OPTCOLL_Alltoall (the model's choice),
@@ -15,6 +15,18 @@
 //   volume (sent, received) of each from the simulator on the same matrix.
 // Method as in mpi_collectives: the variants alternate (A B C A B C ...),
 // one sample is a batch after a barrier (maximum over ranks), medians.
+//
+// Output: CSV (bench/csv.hpp) on stdout or to --out FILE, the machine, MPI
+// and command in the leading '#' lines, then one row per measurement:
+//   op,p,block_bytes,traffic,big_bytes,native_us,optcoll_us,
+//   optcoll_over_native,chosen,shift_us,bruck_us,direct_us,two_phase_us,
+//   two_phase_over_native,direct_max_sent_bytes,direct_max_received_bytes,
+//   two_phase_max_sent_bytes,two_phase_max_received_bytes
+// alltoall rows fill block_bytes (bytes per destination) to bruck_us
+// (chosen: the model's pick); alltoallv rows block_bytes to
+// optcoll_over_native; many_to_many rows traffic, big_bytes, native_us
+// (MPI_Alltoallv) and the direct and two-phase columns, the volumes from
+// the simulator. A row leaves the other columns empty.
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -22,6 +34,7 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,13 +62,9 @@ std::vector<double> race(const std::vector<std::function<void()>>& fs, int reps)
   return m;
 }
 
-void run_alltoall(std::int64_t lo, std::int64_t hi, int base_reps) {
-  if (g_rank == 0) {
-    fmt::print("\nalltoall p={} (block = bytes per destination)\n", g_size);
-    fmt::print(
-        "| block | native us | optcoll us | optcoll/native | chosen | shift us | bruck us |\n"
-        "|---:|---:|---:|---:|---|---:|---:|\n");
-  }
+const std::nullopt_t none = std::nullopt;
+
+void run_alltoall(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps) {
   for (std::int64_t bytes : sizes(lo, hi)) {
     const int n = static_cast<int>(std::max<std::int64_t>(bytes / 4, 1));
     const auto total = static_cast<std::size_t>(n) * static_cast<std::size_t>(g_size);
@@ -74,8 +83,8 @@ void run_alltoall(std::int64_t lo, std::int64_t hi, int base_reps) {
     const optcoll::mpi::Decision d =
         optcoll::mpi::describe(MPI_COMM_WORLD, optcoll::plan::Collective::alltoall, n * 4, MPI_BYTE, MPI_OP_NULL);
     if (g_rank == 0)
-      fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {:.1f} | {:.1f} |\n", human(std::int64_t{n} * 4), m[0], m[1],
-                 m[1] / m[0], d.algorithm, m[2], m[3]);
+      csv.row("alltoall", g_size, std::int64_t{n} * 4, none, none, m[0], m[1], m[1] / m[0], d.algorithm, m[2], m[3],
+              none, none, none, none, none, none, none);
   }
 }
 
@@ -117,11 +126,7 @@ struct VCall {
   }
 };
 
-void run_alltoallv(std::int64_t lo, std::int64_t hi, int base_reps) {
-  if (g_rank == 0) {
-    fmt::print("\nalltoallv p={} (random counts around the block size, a quarter empty)\n", g_size);
-    fmt::print("| block | native us | optcoll us | optcoll/native |\n|---:|---:|---:|---:|\n");
-  }
+void run_alltoallv(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps) {
   const auto p = static_cast<std::size_t>(g_size);
   for (std::int64_t bytes : sizes(lo, hi)) {
     const std::int64_t n = std::max<std::int64_t>(bytes / 4, 1);
@@ -132,7 +137,9 @@ void run_alltoallv(std::int64_t lo, std::int64_t hi, int base_reps) {
     g_batch = batch_for(bytes * g_size);
     const std::vector<double> t =
         race({[&] { v.native(); }, [&] { v.alltoallv(); }}, reps_for(bytes * g_size, base_reps));
-    if (g_rank == 0) fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} |\n", human(n * 4), t[0], t[1], t[1] / t[0]);
+    if (g_rank == 0)
+      csv.row("alltoallv", g_size, n * 4, none, none, t[0], t[1], t[1] / t[0], none, none, none, none, none, none, none,
+              none, none, none);
   }
 }
 
@@ -173,15 +180,8 @@ Volume simulated(const Matrix& m, const char* alg) {
   return {r.max_bytes_sent, r.max_bytes_received};
 }
 
-void run_many_to_many(std::int64_t big_bytes, int base_reps) {
+void run_many_to_many(Csv& csv, std::int64_t big_bytes, int base_reps) {
   const std::int64_t big = std::max<std::int64_t>(big_bytes / 4, 1);
-  if (g_rank == 0) {
-    fmt::print("\nmany_to_many p={}, large message {} (small ones 1/64 of it)\n", g_size, human(big * 4));
-    fmt::print(
-        "| traffic | native Alltoallv us | direct us | two-phase us | two-phase/native | max volume direct (sent, "
-        "recv) "
-        "| max volume two-phase (sent, recv) |\n|---|---:|---:|---:|---:|---|---|\n");
-  }
   for (const char* kind : {"hot_sender", "hot_receiver", "sparse", "permutation"}) {
     const Matrix m = traffic(kind, big);
     VCall v(m);
@@ -190,8 +190,8 @@ void run_many_to_many(std::int64_t big_bytes, int base_reps) {
         race({[&] { v.native(); }, [&] { v.many("direct"); }, [&] { v.many("two_phase"); }}, base_reps);
     const Volume d = simulated(m, "direct"), w = simulated(m, "two_phase");
     if (g_rank == 0)
-      fmt::print("| {} | {:.0f} | {:.0f} | {:.0f} | {:.2f} | {}, {} | {}, {} |\n", kind, t[0], t[1], t[2], t[2] / t[0],
-                 human(d.sent), human(d.received), human(w.sent), human(w.received));
+      csv.row("many_to_many", g_size, none, kind, big * 4, t[0], none, none, none, none, none, t[1], t[2], t[2] / t[0],
+              d.sent, d.received, w.sent, w.received);
   }
 }
 
@@ -206,20 +206,34 @@ int main(int argc, char** argv) {
   std::int64_t big = std::int64_t{256} << 10;
   int reps = 21;
   std::string which = "all";
+  std::string out;
   if (!Args()
            .value("--min", lo)
            .value("--max", hi)
            .value("--big", big)
            .value("--reps", reps)
            .value("--op", which)
+           .value("--out", out)
            .parse(argc, argv,
-                  "mpi_alltoall [--op alltoall|alltoallv|many_to_many] [--min B] [--max B] [--big B] [--reps R]")) {
+                  "mpi_alltoall [--op alltoall|alltoallv|many_to_many] [--min B] [--max B] [--big B] [--reps R] "
+                  "[--out FILE]")) {
     MPI_Finalize();
     return 2;
   }
-  if (which == "all" || which == "alltoall") run_alltoall(lo, hi, reps);
-  if (which == "all" || which == "alltoallv") run_alltoallv(lo, hi, reps);
-  if (which == "all" || which == "many_to_many") run_many_to_many(big, std::max(reps / 2, 5));
+  Csv csv(out, g_rank == 0);
+  if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
+  csv.begin(fmt::format("Alltoall, Alltoallv (random counts around the block, a quarter empty) and many-to-many "
+                        "(large messages of big_bytes, small ones 1/64 of it) against native MPI, MPI_INT; medians "
+                        "of {} repetitions ({} for many-to-many) of batches after a barrier, maximum over ranks",
+                        reps, std::max(reps / 2, 5)),
+            command_line(argc, argv), mpi_meta());
+  csv.header({"op", "p", "block_bytes", "traffic", "big_bytes", "native_us", "optcoll_us", "optcoll_over_native",
+              "chosen", "shift_us", "bruck_us", "direct_us", "two_phase_us", "two_phase_over_native",
+              "direct_max_sent_bytes", "direct_max_received_bytes", "two_phase_max_sent_bytes",
+              "two_phase_max_received_bytes"});
+  if (which == "all" || which == "alltoall") run_alltoall(csv, lo, hi, reps);
+  if (which == "all" || which == "alltoallv") run_alltoallv(csv, lo, hi, reps);
+  if (which == "all" || which == "many_to_many") run_many_to_many(csv, big, std::max(reps / 2, 5));
   MPI_Finalize();
   return 0;
 }

@@ -3,6 +3,8 @@
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce                 # native vs optcoll
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce --rules         # block-count rules
 //   mpirun -n 8 build-mpi/mpi_bcast_reduce --logp          # LogP tree (docs/benchmarks/logp.md)
+//   mpirun -n 8 build-mpi/mpi_bcast_reduce --sweep BYTES   # every n at one size
+//   (each also [--op bcast|reduce|both] [--min B] [--max B] [--reps R] [--out FILE])
 //
 // Native mode: for each size (MPI_INT elements, 8 B .. 16 MiB in powers of
 // 4, then 16 MiB) and each collective, native and optcoll alternate
@@ -24,6 +26,18 @@
 // from the paper's rule n = m / (F sqrt(m / ceil(log2 p))) for F = 70 and
 // the --F values, and the best n of a sweep (powers of 2 up to 256, and n
 // near each rule's choice).
+//
+// Sweep mode (--sweep BYTES): optcoll with each n of a list against native,
+// the n interleaved within every repetition.
+//
+// Output: CSV (bench/csv.hpp) on stdout or to --out FILE; the leading '#'
+// lines hold the machine, the MPI, the command and the mode's calibration.
+// One row per measurement, the columns per mode (times: medians in us):
+//   native: op,p,bytes,native_us,optcoll_us,optcoll_over_native,algorithm,blocks
+//   logp:   op,p,bytes,reps,native_us,logp_tree_us,circulant_n1_us,binomial_us,
+//           logp_over_native,logp_over_circulant_n1,auto_picks
+//   rules:  p,q,bytes,model_n,model_us,F<f>_n,F<f>_us (per --F),best_n,best_us,native_us
+//   sweep:  op,p,bytes,impl,n,us,model_n (impl circulant with n, or native)
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -31,6 +45,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,15 +58,11 @@ namespace {
 
 using namespace optcoll::bench;
 
-void native_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::string& which) {
+void native_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, const std::string& which) {
   const int root = 0;
+  csv.header({"op", "p", "bytes", "native_us", "optcoll_us", "optcoll_over_native", "algorithm", "blocks"});
   for (const std::string op : {"bcast", "reduce"}) {
     if (which != "both" && which != op) continue;
-    if (g_rank == 0) {
-      fmt::print("\n{} p={}\n", op, g_size);
-      fmt::print(
-          "| size | native us | optcoll us | optcoll/native | algorithm | n |\n|---:|---:|---:|---:|---|---:|\n");
-    }
     for (std::int64_t bytes : sizes(lo, hi)) {
       const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
       std::vector<int> a(static_cast<std::size_t>(count), g_rank + 1);
@@ -83,31 +94,27 @@ void native_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::str
           MPI_SUM);
       const double mn = median(tn) * 1e6;
       const double mo = median(to) * 1e6;
-      if (g_rank == 0)
-        fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(count * 4), mn, mo, mo / mn, d.algorithm,
-                   d.blocks);
+      if (g_rank == 0) csv.row(op, g_size, count * 4, mn, mo, mo / mn, d.algorithm, d.blocks);
     }
   }
 }
 
-void logp_mode(std::int64_t lo, std::int64_t hi, int reps, const std::string& which) {
+void logp_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int reps, const std::string& which) {
   const int root = 0;
   using optcoll::plan::Collective;
   const optcoll::mpi::Decision d0 =
       optcoll::mpi::describe(MPI_COMM_WORLD, Collective::bcast, 1, MPI_INT, MPI_SUM, {"logp_tree", 0});
   if (g_rank == 0)
-    fmt::print("\nLogP p={}: L={:.3g} us o={:.3g} us g={:.3g} us G={:.3g} ns/B; plan units (10 ns): L={} o={} g={}{}\n",
-               g_size, d0.measured.L * 1e6, d0.measured.o * 1e6, d0.measured.g * 1e6, d0.measured.G * 1e9, d0.logp.L,
-               d0.logp.o, d0.logp.g, d0.poll ? " (polling waits)" : "");
+    csv.meta("logp", fmt::format("L={:.3g} us o={:.3g} us g={:.3g} us G={:.3g} ns/B (measured); plan units (10 ns): "
+                                 "L={} o={} g={}{}",
+                                 d0.measured.L * 1e6, d0.measured.o * 1e6, d0.measured.g * 1e6, d0.measured.G * 1e9,
+                                 d0.logp.L, d0.logp.o, d0.logp.g, d0.poll ? " (polling waits)" : ""));
+  csv.header({"op", "p", "bytes", "reps", "native_us", "logp_tree_us", "circulant_n1_us", "binomial_us",
+              "logp_over_native", "logp_over_circulant_n1", "auto_picks"});
   const std::vector<optcoll::Options> variants{{"logp_tree", 0}, {"circulant", 1}, {"binomial", 0}};
   for (const std::string op : {"bcast", "reduce"}) {
     if (which != "both" && which != op) continue;
     const bool bc = op == "bcast";
-    if (g_rank == 0)
-      fmt::print(
-          "\n{} p={}, median us of {} reps\n| size | native | logp_tree | circulant n=1 | binomial | logp/native | "
-          "logp/circ1 | auto picks |\n|---:|---:|---:|---:|---:|---:|---:|---|\n",
-          op, g_size, reps);
     for (std::int64_t bytes : sizes(lo, hi)) {
       const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
       std::vector<int> a(static_cast<std::size_t>(count), g_rank + 1);
@@ -137,31 +144,30 @@ void logp_mode(std::int64_t lo, std::int64_t hi, int reps, const std::string& wh
       std::vector<double> m;
       for (const auto& x : t) m.push_back(median(x) * 1e6);
       if (g_rank == 0)
-        fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} | {} |\n", human(count * 4), m[0], m[1],
-                   m[2], m[3], m[1] / m[0], m[1] / m[2], d.algorithm);
+        csv.row(op, g_size, count * 4, reps, m[0], m[1], m[2], m[3], m[1] / m[0], m[1] / m[2], d.algorithm);
     }
   }
 }
 
-void rules_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::vector<double>& Fs) {
+void rules_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, const std::vector<double>& Fs) {
   const int root = 0;
   const optcoll::mpi::Decision d0 =
       optcoll::mpi::describe(MPI_COMM_WORLD, optcoll::plan::Collective::bcast, 1 << 20, MPI_INT, MPI_SUM);
   int q = 0;
   while ((1 << q) < g_size) ++q;
-  if (g_rank == 0) {
-    fmt::print("\nbcast block-count rules, p={} q={}, calibrated alpha={:.3g} s beta={:.3g} s/B{}\n", g_size, q,
-               d0.measured.alpha, d0.measured.beta, d0.poll ? " (polling waits)" : "");
-    fmt::print("  8 B round {:.3g} s, fill {:.2f}, ranks/core {:.1f}, model beta {:.3g}\n", d0.measured.round_small,
-               d0.measured.fill, d0.measured.ranks_per_core, d0.model.ab.beta);
-    std::string head = "| size | model n | model us |";
-    std::string sep = "|---:|---:|---:|";
-    for (double F : Fs) {
-      head += fmt::format(" F={} n | F={} us |", F, F);
-      sep += "---:|---:|";
-    }
-    fmt::print("{} best n | best us | native us |\n{}---:|---:|---:|\n", head, sep);
+  if (g_rank == 0)
+    csv.meta("calibration",
+             fmt::format("alpha={:.3g} s beta={:.3g} s/B{}; 8 B round {:.3g} s, fill {:.2f}, "
+                         "ranks/core {:.1f}, model beta {:.3g} s/B",
+                         d0.measured.alpha, d0.measured.beta, d0.poll ? " (polling waits)" : "",
+                         d0.measured.round_small, d0.measured.fill, d0.measured.ranks_per_core, d0.model.ab.beta));
+  std::vector<std::string> columns{"p", "q", "bytes", "model_n", "model_us"};
+  for (double F : Fs) {
+    columns.push_back(fmt::format("F{}_n", F));
+    columns.push_back(fmt::format("F{}_us", F));
   }
+  for (const char* c : {"best_n", "best_us", "native_us"}) columns.emplace_back(c);
+  csv.header(columns);
   for (std::int64_t bytes : sizes(lo, hi)) {
     const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
     const std::int64_t m = count * 4;
@@ -196,10 +202,15 @@ void rules_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::vect
     for (int i = 0; i < reps; ++i)
       tn.push_back(timed([&] { MPI_Bcast(a.data(), static_cast<int>(count), MPI_INT, root, MPI_COMM_WORLD); }));
     if (g_rank == 0) {
-      std::string row = fmt::format("| {} | {} | {:.1f} |", human(m), d.blocks, time_of(d.blocks) * 1e6);
-      for (std::size_t i = 0; i < Fs.size(); ++i)
-        row += fmt::format(" {} | {:.1f} |", paper[i], time_of(paper[i]) * 1e6);
-      fmt::print("{} {} | {:.1f} | {:.1f} |\n", row, cand[best], times[best] * 1e6, median(tn) * 1e6);
+      std::vector<std::string> row{csv_cell(g_size), csv_cell(q), csv_cell(m), csv_cell(d.blocks),
+                                   csv_cell(time_of(d.blocks) * 1e6)};
+      for (std::size_t i = 0; i < Fs.size(); ++i) {
+        row.push_back(csv_cell(paper[i]));
+        row.push_back(csv_cell(time_of(paper[i]) * 1e6));
+      }
+      for (const std::string& c : {csv_cell(cand[best]), csv_cell(times[best] * 1e6), csv_cell(median(tn) * 1e6)})
+        row.push_back(c);
+      csv.row_cells(row);
     }
   }
 }
@@ -207,7 +218,7 @@ void rules_mode(std::int64_t lo, std::int64_t hi, int base_reps, const std::vect
 // Sweep mode: optcoll broadcast of `bytes` with each n of a list, the n
 // interleaved within every repetition (so that machine noise hits all alike),
 // plus native; medians.
-void sweep_mode(std::int64_t bytes, int reps, const std::string& op) {
+void sweep_mode(Csv& csv, std::int64_t bytes, int reps, const std::string& op) {
   const int root = 0;
   const std::int64_t count = std::max<std::int64_t>(bytes / 4, 1);
   std::vector<std::int64_t> ns;
@@ -239,10 +250,37 @@ void sweep_mode(std::int64_t bytes, int reps, const std::string& op) {
       optcoll::mpi::describe(MPI_COMM_WORLD, bc ? optcoll::plan::Collective::bcast : optcoll::plan::Collective::reduce,
                              count, MPI_INT, MPI_SUM);
   if (g_rank != 0) return;
-  fmt::print("\n{} sweep p={} m={} (model n={}, alpha={:.3g} beta={:.3g}), median us over {} reps\n", op, g_size,
-             human(count * 4), d.blocks, d.model.ab.alpha, d.model.ab.beta, reps);
-  for (std::size_t j = 0; j < ns.size(); ++j) fmt::print("  n={:<4} {:10.1f}\n", ns[j], median(t[j]) * 1e6);
-  fmt::print("  native {:10.1f}\n", median(t[ns.size()]) * 1e6);
+  const std::string name = bc ? "bcast" : "reduce";
+  csv.meta("model", fmt::format("{} n={} alpha={:.3g} s beta={:.3g} s/B; medians of {} repetitions", name, d.blocks,
+                                d.model.ab.alpha, d.model.ab.beta, reps));
+  csv.header({"op", "p", "bytes", "impl", "n", "us", "model_n"});
+  for (std::size_t j = 0; j < ns.size(); ++j)
+    csv.row(name, g_size, count * 4, "circulant", ns[j], median(t[j]) * 1e6, d.blocks);
+  csv.row(name, g_size, count * 4, "native", std::nullopt, median(t[ns.size()]) * 1e6, d.blocks);
+}
+
+constexpr const char* kMethod = "medians of batches after a barrier, maximum over ranks";
+
+std::string native_title(int reps) {
+  return fmt::format(
+      "optcoll Bcast/Reduce against native, MPI_INT, MPI_SUM, root 0; {}; {} repetitions, fewer above 64 KiB", kMethod,
+      reps);
+}
+std::string logp_title() {
+  return fmt::format(
+      "optcoll Bcast/Reduce LogP tree, circulant n = 1 and binomial against native, MPI_INT, MPI_SUM, root 0; {}; "
+      "variants interleaved",
+      kMethod);
+}
+std::string rules_title() {
+  return fmt::format(
+      "optcoll Bcast block-count rules: the alpha-beta model's n, the paper's rule, the best n of a sweep, and "
+      "native; MPI_INT, root 0; {}",
+      kMethod);
+}
+std::string sweep_title(const std::string& op) {
+  return fmt::format("optcoll {} with each block count n against native, MPI_INT, {}; n interleaved",
+                     op == "reduce" ? "Reduce" : "Bcast", kMethod);
 }
 
 }  // namespace
@@ -259,6 +297,7 @@ int main(int argc, char** argv) {
   std::int64_t sweep = 0;
   std::string which = "both";
   std::vector<double> Fs{70};
+  std::string out;
   if (!Args()
            .flag("--rules", rules)
            .flag("--logp", logp)
@@ -268,20 +307,28 @@ int main(int argc, char** argv) {
            .value("--op", which)
            .values("--F", Fs)
            .value("--sweep", sweep)
+           .value("--out", out)
            .parse(argc, argv,
                   "mpi_bcast_reduce [--rules [--F f]...] [--logp] [--sweep BYTES] [--op bcast|reduce|both] "
-                  "[--min B] [--max B] [--reps R]")) {
+                  "[--min B] [--max B] [--reps R] [--out FILE]")) {
     MPI_Finalize();
     return 2;
   }
+  Csv csv(out, g_rank == 0);
+  if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
+  const std::string title = sweep > 0 ? sweep_title(which)
+                            : logp    ? logp_title()
+                            : rules   ? rules_title()
+                                      : native_title(reps);
+  csv.begin(title, command_line(argc, argv), mpi_meta());
   if (sweep > 0)
-    sweep_mode(sweep, reps, which);
+    sweep_mode(csv, sweep, reps, which);
   else if (logp)
-    logp_mode(lo, std::min<std::int64_t>(hi, 4096), reps, which);
+    logp_mode(csv, lo, std::min<std::int64_t>(hi, 4096), reps, which);
   else if (rules)
-    rules_mode(lo, hi, reps, Fs);
+    rules_mode(csv, lo, hi, reps, Fs);
   else
-    native_mode(lo, hi, reps, which);
+    native_mode(csv, lo, hi, reps, which);
   MPI_Finalize();
   return 0;
 }

@@ -2,7 +2,7 @@
 // degenerate), Reduce_scatter_block, Allreduce, Scan and Exscan, in the
 // same run.
 //
-//   mpirun -n 8 build/mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]
+//   mpirun -n 8 build/mpi_collectives [--op NAME] [--min B] [--max B] [--reps R] [--out FILE]
 //
 // NAME: allgatherv_regular, allgatherv_irregular, allgatherv_degenerate,
 // reduce_scatter_block, allreduce, scan, exscan (the model's choice),
@@ -13,12 +13,25 @@
 // irregular gives rank i (i mod 3) units, degenerate puts everything at
 // rank p/2. Method as in mpi_bcast_reduce: native and optcoll alternate,
 // one sample is a batch after a barrier (maximum over ranks), medians.
+//
+// Output: CSV (bench/csv.hpp) on stdout or to --out FILE, the machine and
+// the command in the leading '#' lines, then one row per operation and
+// size:
+//   op,p,bytes,native_us,optcoll_us,optcoll_over_native,algorithm,blocks,
+//   model_alpha_s,model_beta_s_per_byte,allgatherv_us,circulant_us,
+//   bruck_us,circulant_over_allgatherv,bruck_over_allgatherv
+// algorithm, blocks and the alpha-beta model are optcoll's choice
+// (optcoll::mpi::describe). The allmerge rows leave those and optcoll_us
+// empty: their native_us is MPI_Allgatherv + std::sort, and the three merge
+// algorithms have a column each (ratios to the allgatherv one); the other
+// rows leave the allmerge columns empty.
 #include <fmt/core.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,12 +59,7 @@ std::vector<int> counts_for(const std::string& dist, std::int64_t total) {
   return c;
 }
 
-void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_reps) {
-  if (g_rank == 0) {
-    fmt::print("\n{} p={}\n", op, g_size);
-    fmt::print("| size | native us | optcoll us | optcoll/native | algorithm | n |\n|---:|---:|---:|---:|---|---:|\n");
-  }
-  optcoll::model::AlphaBeta model{0, 0};
+void run_op(Csv& csv, const std::string& op, std::int64_t lo, std::int64_t hi, int base_reps) {
   for (std::int64_t bytes : sizes(lo, hi)) {
     const std::int64_t total = std::max<std::int64_t>(bytes / 4, 1);
     std::vector<int> recv(static_cast<std::size_t>(total) + static_cast<std::size_t>(g_size), 0);
@@ -131,26 +139,19 @@ void run_op(const std::string& op, std::int64_t lo, std::int64_t hi, int base_re
     }
     const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, coll, describe_count, MPI_INT, MPI_SUM,
                                                             describe_options, describe_smallest);
-    model = d.model.ab;
     const double mn = median(tn) * 1e6;
     const double mo = median(to) * 1e6;
+    const std::nullopt_t none = std::nullopt;
     if (g_rank == 0)
-      fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} | {} | {} |\n", human(total * 4), mn, mo, mo / mn, d.algorithm,
-                 d.blocks);
+      csv.row(op, g_size, total * 4, mn, mo, mo / mn, d.algorithm, d.blocks, d.model.ab.alpha, d.model.ab.beta, none,
+              none, none, none, none);
   }
-  if (g_rank == 0) fmt::print("(block model: alpha {:.3g} s, beta {:.3g} s/B)\n", model.alpha, model.beta);
 }
 
 // Merge all-reduction (Lang 2025): every rank holds total/p sorted random
 // ints; the three algorithms alternate with native MPI_Allgatherv followed
 // by std::sort of everything (what an application without allmerge does).
-void run_allmerge(std::int64_t lo, std::int64_t hi, int base_reps) {
-  if (g_rank == 0) {
-    fmt::print("\nallmerge p={} (int keys; times in us, ratios to allgatherv + pairwise merge)\n", g_size);
-    fmt::print(
-        "| size | MPI_Allgatherv + sort | allgatherv | circulant | bruck | circulant/allgatherv | bruck/allgatherv "
-        "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
-  }
+void run_allmerge(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps) {
   for (std::int64_t bytes : sizes(lo, hi)) {
     const int mine = static_cast<int>(std::max<std::int64_t>(bytes / 4 / g_size, 1));
     std::vector<int> keys(static_cast<std::size_t>(mine));
@@ -184,8 +185,9 @@ void run_allmerge(std::int64_t lo, std::int64_t hi, int base_reps) {
     if (g_rank != 0) continue;
     std::vector<double> med;
     for (const auto& v : t) med.push_back(median(v) * 1e6);
-    fmt::print("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.2f} | {:.2f} |\n", human(bytes), med[0], med[1], med[2],
-               med[3], med[2] / med[1], med[3] / med[1]);
+    const std::nullopt_t none = std::nullopt;
+    csv.row("allmerge", g_size, bytes, med[0], none, none, none, none, none, none, med[1], med[2], med[3],
+            med[2] / med[1], med[3] / med[1]);
   }
 }
 
@@ -199,19 +201,30 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{16} << 20;
   int reps = 31;
   std::string which = "all";
+  std::string out;
   if (!Args()
            .value("--min", lo)
            .value("--max", hi)
            .value("--reps", reps)
            .value("--op", which)
-           .parse(argc, argv, "mpi_collectives [--op NAME] [--min B] [--max B] [--reps R]")) {
+           .value("--out", out)
+           .parse(argc, argv, "mpi_collectives [--op NAME] [--min B] [--max B] [--reps R] [--out FILE]")) {
     MPI_Finalize();
     return 2;
   }
+  Csv csv(out, g_rank == 0);
+  if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
+  csv.begin(fmt::format("optcoll against native MPI (MPI_INT, MPI_SUM; bytes: the whole result vector; medians of "
+                        "batches after a barrier, maximum over ranks; {} repetitions, fewer above 64 KiB)",
+                        reps),
+            command_line(argc, argv), mpi_meta());
+  csv.header({"op", "p", "bytes", "native_us", "optcoll_us", "optcoll_over_native", "algorithm", "blocks",
+              "model_alpha_s", "model_beta_s_per_byte", "allgatherv_us", "circulant_us", "bruck_us",
+              "circulant_over_allgatherv", "bruck_over_allgatherv"});
   for (const std::string op : {"allgatherv_regular", "allgatherv_irregular", "allgatherv_degenerate",
                                "reduce_scatter_block", "allreduce", "scan", "exscan", "scan_doubling", "scan_pipeline"})
-    if (which == "all" || which == op) run_op(op, lo, hi, reps);
-  if (which == "all" || which == "allmerge") run_allmerge(lo, hi, reps);
+    if (which == "all" || which == op) run_op(csv, op, lo, hi, reps);
+  if (which == "all" || which == "allmerge") run_allmerge(csv, lo, hi, reps);
   MPI_Finalize();
   return 0;
 }

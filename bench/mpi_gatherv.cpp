@@ -2,7 +2,7 @@
 // MPI_Scatterv, in the same run, for Traff 2018 §5.2's Spikes and Skewed
 // distributions (rho = 5), root floor(p/2) as in the paper.
 //
-//   mpirun -n 16 build/mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]
+//   mpirun -n 16 build/mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both] [--out FILE]
 //
 // For each total size m (bytes of MPI_INT blocks, --min .. --max in powers
 // of 4; block sizes trees::block_sizes(dist, p, m / 4p, 5)), the variants
@@ -10,9 +10,15 @@
 // binomial, two, persistent): one sample is a barrier, then a batch of
 // back-to-back calls (32 up to 8 KiB, 8 up to 128 KiB, 2 up to 1 MiB, else
 // 1), timed to the last call's return, divided by the batch, maximum over
-// ranks. Prints the native median and each variant's median relative to it.
-// "persistent" is Gatherv_init / Scatterv_init (the optimal tree, built once
-// outside the timing), timed as start + wait.
+// ranks. "persistent" is Gatherv_init / Scatterv_init (the optimal tree,
+// built once outside the timing), timed as start + wait.
+//
+// Output: CSV (bench/csv.hpp) on stdout or to --out FILE, the machine, MPI
+// and command in the leading '#' lines, then one row per operation,
+// distribution and size: the native median and each variant's median
+// relative to it,
+//   op,dist,p,root,bytes,native_us,default_over_native,adaptive_over_native,
+//   binomial_over_native,two_over_native,persistent_over_native
 #include <fmt/core.h>
 #include <mpi.h>
 
@@ -31,7 +37,7 @@ namespace {
 
 using namespace optcoll::bench;
 
-void run(optcoll::trees::BlockDistribution dist, bool gather, std::int64_t bytes, int reps) {
+void run(Csv& csv, optcoll::trees::BlockDistribution dist, bool gather, std::int64_t bytes, int reps) {
   const int root = g_size / 2;
   const std::int64_t b = std::max<std::int64_t>(bytes / (4 * g_size), 1);
   const std::vector<std::int64_t> m = optcoll::trees::block_sizes(dist, g_size, b, 5, 1);
@@ -73,10 +79,14 @@ void run(optcoll::trees::BlockDistribution dist, bool gather, std::int64_t bytes
     for (std::size_t j = 0; j < fs.size(); ++j) t[j].push_back(timed(fs[j]));
   if (g_rank != 0) return;
   const double base = median(t[0]);
-  std::string row = fmt::format("| {} | {} | {} | {:.1f} |", gather ? "gatherv" : "scatterv",
-                                optcoll::trees::to_string(dist), human(total * 4), base * 1e6);
-  for (std::size_t j = 1; j < fs.size(); ++j) row += fmt::format(" {:.2f} |", median(t[j]) / base);
-  fmt::print("{}\n", row);
+  std::vector<std::string> row{gather ? "gatherv" : "scatterv",
+                               csv_cell(optcoll::trees::to_string(dist)),
+                               csv_cell(g_size),
+                               csv_cell(root),
+                               csv_cell(total * 4),
+                               csv_cell(base * 1e6)};
+  for (std::size_t j = 1; j < fs.size(); ++j) row.push_back(csv_cell(median(t[j]) / base));
+  csv.row_cells(row);
 }
 
 }  // namespace
@@ -89,26 +99,31 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{4} << 20;
   int reps = 21;
   std::string which = "both";
+  std::string out;
   if (!Args()
            .value("--min", lo)
            .value("--max", hi)
            .value("--reps", reps)
            .value("--dist", which)
-           .parse(argc, argv, "mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both]")) {
+           .value("--out", out)
+           .parse(argc, argv, "mpi_gatherv [--min B] [--max B] [--reps R] [--dist spikes|skewed|both] [--out FILE]")) {
     MPI_Finalize();
     return 2;
   }
-  if (g_rank == 0)
-    fmt::print(
-        "p={} root={}, medians over {} alternating repetitions; columns after native: optcoll / native\n"
-        "| op | dist | m | native us | default | adaptive | binomial | two | persistent |\n"
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
-        g_size, g_size / 2, reps);
+  Csv csv(out, g_rank == 0);
+  if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
+  csv.begin(fmt::format("Gatherv/Scatterv against native (Traff 2018 §5.2 Spikes and Skewed, rho = 5, root "
+                        "floor(p/2), MPI_INT blocks; bytes: the whole vector); medians over {} alternating "
+                        "repetitions of batches after a barrier, maximum over ranks; *_over_native: optcoll / native",
+                        reps),
+            command_line(argc, argv), mpi_meta());
+  csv.header({"op", "dist", "p", "root", "bytes", "native_us", "default_over_native", "adaptive_over_native",
+              "binomial_over_native", "two_over_native", "persistent_over_native"});
   using optcoll::trees::BlockDistribution;
   for (const bool gather : {true, false})
     for (const BlockDistribution d : {BlockDistribution::spikes, BlockDistribution::skewed}) {
       if (which != "both" && which != optcoll::trees::to_string(d)) continue;
-      for (std::int64_t bytes = lo; bytes <= hi; bytes *= 4) run(d, gather, bytes, reps);
+      for (std::int64_t bytes = lo; bytes <= hi; bytes *= 4) run(csv, d, gather, bytes, reps);
     }
   MPI_Finalize();
   return 0;

@@ -1,6 +1,6 @@
 // Helpers of the MPI benchmarks (mpi_bcast_reduce, mpi_collectives,
 // mpi_alltoall, mpi_gatherv, smpi/collectives): batches after a barrier, maximum over ranks,
-// medians, size ladders, command lines.
+// medians, size ladders, command lines, the MPI part of the CSV metadata.
 #pragma once
 
 #include <fmt/core.h>
@@ -13,10 +13,25 @@
 #include <string>
 #include <vector>
 
+#include "csv.hpp"
+
 namespace optcoll::bench {
 
 inline int g_rank = 0;
 inline int g_size = 1;
+
+// The CSV metadata only MPI knows: the library and its version (the first
+// line of MPI_Get_library_version; the native times are that library's)
+// and the number of ranks.
+inline Meta mpi_meta() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(version, &len);
+  std::string v(version, static_cast<std::size_t>(std::max(len, 0)));
+  v = v.substr(0, v.find('\n'));
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\0' || v.back() == '\r')) v.pop_back();
+  return {{"mpi", v}, {"ranks", std::to_string(g_size)}};
+}
 
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

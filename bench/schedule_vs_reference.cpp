@@ -5,19 +5,28 @@
 // of one p and records wall-clock and thread CPU time; on a shared machine
 // the CPU time is the less disturbed of the two.
 //
-//   schedule_vs_reference FROM TO [REPEATS]
+//   schedule_vs_reference FROM TO [REPEATS] [--out FILE]
 //
 // optcoll "fused" is Circulant::schedule (one pass for all three), "three
 // calls" is baseblock + recv_schedule + send_schedule, as a caller that
 // needs only one of them would pay.
+//
+// Output: CSV (bench/csv.hpp) on stdout or to FILE, the machine and the
+// command in the leading '#' lines, then one row per clock (wall, cpu):
+//   p_from,p_to,repeats,clock,reference_ns,optcoll_ns,speedup,three_calls_ns,three_calls_speedup
+// ns: per rank, the per-p medians averaged over p; speedups: the median
+// over p of the per-p ratios reference / optcoll. A checksum of the
+// schedules goes to stderr, so that the compiler keeps their computation.
 #include <fmt/core.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
+#include "csv.hpp"
 #include "optcoll/schedule/circulant.hpp"
 #include "reference/schedule_reference.hpp"
 
@@ -94,8 +103,10 @@ double mean(const std::vector<double>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    fmt::print(stderr, "usage: {} FROM TO [REPEATS]\n", argv[0]);
+  const std::string command = optcoll::bench::command_line(argc, argv);
+  std::string out;
+  if (!optcoll::bench::take_option(argc, argv, "--out", out) || argc < 3) {
+    fmt::print(stderr, "usage: {} FROM TO [REPEATS] [--out FILE]\n", argv[0]);
     return 2;
   }
   const rank_t from = std::atoll(argv[1]);
@@ -105,6 +116,13 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "bad range\n");
     return 2;
   }
+  optcoll::bench::Csv csv(out);
+  if (!csv.ok()) return 2;
+  csv.begin(fmt::format("per-rank schedule computation, ns per rank (Traff 2024 Table 4 analogue): the paper's "
+                        "recursive algorithms (reference) against Circulant::schedule (optcoll, fused) and its three "
+                        "separate calls; per p reference, fused, three calls alternate {} times",
+                        repeats),
+            command);
   // Per p: medians over the repeats; then averaged over p (ns per rank) and
   // the median over p of the per-p ratios (speedups).
   std::vector<double> ref_wall, fused_wall, three_wall, ref_cpu, fused_cpu, three_cpu;
@@ -135,13 +153,12 @@ int main(int argc, char** argv) {
     speedup3_wall.push_back(ref_wall.back() / three_wall.back());
     speedup3_cpu.push_back(ref_cpu.back() / three_cpu.back());
   }
-  fmt::print("p in [{}, {}], {} repeats alternating, checksum {}\n", from, to, repeats, g_sink);
-  fmt::print("wall: reference {:.1f} ns/rank, optcoll fused {:.1f}, three calls {:.1f}; speedup {:.2f} / {:.2f}\n",
-             mean(ref_wall), mean(fused_wall), mean(three_wall), median(speedup_wall), median(speedup3_wall));
-  fmt::print("cpu:  reference {:.1f} ns/rank, optcoll fused {:.1f}, three calls {:.1f}; speedup {:.2f} / {:.2f}\n",
-             mean(ref_cpu), mean(fused_cpu), mean(three_cpu), median(speedup_cpu), median(speedup3_cpu));
-  fmt::print("reference_ns_per_rank: {:.1f}\n", mean(ref_wall));
-  fmt::print("optcoll_ns_per_rank: {:.1f}\n", mean(fused_wall));
-  fmt::print("median_speedup: {:.2f}\n", median(speedup_wall));
+  csv.header({"p_from", "p_to", "repeats", "clock", "reference_ns", "optcoll_ns", "speedup", "three_calls_ns",
+              "three_calls_speedup"});
+  csv.row(from, to, repeats, "wall", mean(ref_wall), mean(fused_wall), median(speedup_wall), mean(three_wall),
+          median(speedup3_wall));
+  csv.row(from, to, repeats, "cpu", mean(ref_cpu), mean(fused_cpu), median(speedup_cpu), mean(three_cpu),
+          median(speedup3_cpu));
+  fmt::print(stderr, "schedule_vs_reference: checksum {}\n", g_sink);
   return 0;
 }

@@ -2,9 +2,15 @@
 // with the best root and with a fixed root, the binary tree (Figure 7), the
 // non-homogeneous DP (Figure 5), and, for scale, a plain scalar triple loop
 // over the same recurrence. The variants run alternately, `reps` rounds;
-// medians of wall-clock and CPU seconds are printed (the machine is shared).
+// medians of wall-clock and CPU seconds are written (the machine is shared).
 //
-//   trees_dp [p_homogeneous=2000] [p_pairwise=200] [reps=5]
+//   trees_dp [p_homogeneous=2000] [p_pairwise=200] [reps=5] [--out FILE]
+//
+// Output: CSV (bench/csv.hpp) on stdout or to FILE, the machine and the
+// command in the leading '#' lines, then one row per variant:
+//   variant,median_wall_s,median_cpu_s,min_wall_s,runs
+// The sum of the trees' times goes to stderr: printing it keeps the
+// compiler from dropping the computations.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -17,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "csv.hpp"
 #include "optcoll/trees/block_sizes.hpp"
 #include "optcoll/trees/constructions.hpp"
 
@@ -57,6 +64,11 @@ double naive(const std::vector<std::int64_t>& m, double alpha, double beta, doub
 
 int main(int argc, char** argv) {
   using namespace optcoll::trees;
+  const std::string command = optcoll::bench::command_line(argc, argv);
+  std::string out;
+  if (!optcoll::bench::take_option(argc, argv, "--out", out)) return 2;
+  optcoll::bench::Csv csv(out);
+  if (!csv.ok()) return 2;
   const rank_t p = argc > 1 ? std::atoll(argv[1]) : 2000;
   const rank_t pw = argc > 2 ? std::atoll(argv[2]) : 200;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 5;
@@ -73,6 +85,11 @@ int main(int argc, char** argv) {
       b[static_cast<std::size_t>(i * pw + j)] = local ? 1 : 10;
     }
   const auto pairwise = CostModel::pairwise(pw, a, b, g);
+  csv.begin(fmt::format("gather/scatter tree DPs (Random distribution of Traff 2018 §5.1, b = 1000, seed 1; alpha "
+                        "100, beta 1, gamma 1; non-homogeneous: 16 ranks per node, alpha 100 / beta 1 inside, "
+                        "1000 / 10 across); the variants alternate, {} rounds",
+                        reps),
+            command);
 
   double sink = 0;
   struct Variant {
@@ -104,10 +121,9 @@ int main(int argc, char** argv) {
       v.t.cpu.push_back(static_cast<double>(c1 - c0) / CLOCKS_PER_SEC);
     }
   }
-  fmt::print("| variant | median wall s | median CPU s | min wall s | runs |\n|---|---|---|---|---|\n");
+  csv.header({"variant", "median_wall_s", "median_cpu_s", "min_wall_s", "runs"});
   for (const Variant& v : variants)
-    fmt::print("| {} | {:.2f} | {:.2f} | {:.2f} | {} |\n", v.name, median(v.t.wall), median(v.t.cpu),
-               *std::min_element(v.t.wall.begin(), v.t.wall.end()), reps);
-  fmt::print("(checksum {})\n", sink);
+    csv.row(v.name, median(v.t.wall), median(v.t.cpu), *std::min_element(v.t.wall.begin(), v.t.wall.end()), reps);
+  fmt::print(stderr, "trees_dp: checksum {}\n", sink);
   return 0;
 }

@@ -19,7 +19,9 @@
 // (warm-up) and --reps times (default 5) from a common start (every rank
 // starts at the same simulated instant; timed_from_common_start); the
 // row's time is the median over repetitions of the maximum over ranks (wall_s: the host seconds its simulation took).
-// CSV rows (rank 0 appends them to --csv, no header):
+// CSV rows (rank 0 appends them to --csv, or writes them to stdout, with
+// bench/csv.hpp's writer; no header and no metadata: scripts/bench-smpi.sh
+// merges the rows of many simulations under its own):
 //   platform,op,dist,p,bytes,total_bytes,impl,alg,blocks,us,us_min,us_max,reps,check,wall_s
 // impl: optcoll (its own choice, alg/blocks from optcoll::mpi::describe),
 // optcoll:<alg> (--variants), ompi, mpich, smpi:<algorithm> (--classics),
@@ -44,6 +46,7 @@
 #include <vector>
 
 #include "cases.hpp"
+#include "csv.hpp"
 #include "mpi/select.hpp"
 #include "mpi_timing.hpp"
 #include "native.hpp"
@@ -151,7 +154,7 @@ std::vector<std::string> natives_of(const Config& cfg, const Native& nat, std::i
   return natives;
 }
 
-bool run_case(const Config& cfg, const std::string& op, const std::string& dist, std::int64_t bytes, std::FILE* csv) {
+bool run_case(const Config& cfg, const std::string& op, const std::string& dist, std::int64_t bytes, Csv& csv) {
   const auto wall0 = std::chrono::steady_clock::now();
   const bool checked = case_bytes_per_rank(op, dist, bytes, g_size) * g_size <= cfg.check_memory;
   const std::unique_ptr<Case> k = make_case(op, dist, bytes, !checked);
@@ -204,12 +207,11 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
     ok = ok && (r.check != "FAIL" || r.impl.rfind("optcoll", 0) != 0);
     if (first.impl.empty()) first = r;
     if (g_rank != 0) return;
-    const std::string line = fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{:.2f}\n", cfg.platform,
-                                         op, dist, g_size, bytes, total, r.impl, r.alg, r.blocks, median(r.t) * 1e6,
-                                         *std::min_element(r.t.begin(), r.t.end()) * 1e6,
-                                         *std::max_element(r.t.begin(), r.t.end()) * 1e6, r.t.size(), r.check, r.wall);
-    std::fputs(line.c_str(), csv != nullptr ? csv : stdout);
-    std::fflush(csv != nullptr ? csv : stdout);
+    // Fixed decimals: simulated times are exact, and the merged file's rows
+    // from earlier simulations have the same form.
+    csv.row(cfg.platform, op, dist, g_size, bytes, total, r.impl, r.alg, r.blocks, fixed(median(r.t) * 1e6, 3),
+            fixed(*std::min_element(r.t.begin(), r.t.end()) * 1e6, 3),
+            fixed(*std::max_element(r.t.begin(), r.t.end()) * 1e6, 3), r.t.size(), r.check, fixed(r.wall, 2));
   };
   if (cfg.optcoll) {
     measure(
@@ -296,8 +298,8 @@ int main(int argc, char** argv) {
     for (const std::string& o : split(ops)) take = take || o == op || o == op + ":" + dist;
     if (take) cfg.ops.emplace_back(op, dist);
   }
-  std::FILE* csv = nullptr;
-  if (g_rank == 0 && !cfg.csv.empty()) csv = std::fopen(cfg.csv.c_str(), "a");
+  Csv csv(cfg.csv, g_rank == 0, Csv::Mode::append);
+  if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
   bool ok = true;
   try {
     for (const auto& [op, dist] : cfg.ops)
@@ -306,7 +308,6 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "collectives: rank {}: {}\n", g_rank, e.what());
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
-  if (csv != nullptr) std::fclose(csv);
   MPI_Finalize();
   return ok ? 0 : 1;
 }
