@@ -6,7 +6,8 @@ lockstep) and LogGP (a clock per rank).
 
     scripts/smpi-model-check.py bench/results/smpi-fattree-1024.csv [--optcoll build/optcoll]
 
-writes <stem>-model.csv (op,dist,p,bytes,alg,blocks,smpi_us,ab_us,loggp_us,ab_err,loggp_err);
+writes <stem>-model.csv (op,dist,p,bytes,alg,blocks,smpi_us,ab_us,loggp_us,loggp2_us,ab_err,loggp_err,
+loggp2_err);
 scripts/smpi-report.py --model summarises it. Operations `optcoll simulate`
 has no plan for (Gather(v), Scatter(v): tree plans; Alltoallv) are skipped.
 
@@ -14,7 +15,10 @@ The platform parameters (docs/smpi.md, bench/smpi/platforms/README.md):
 alpha = the latency of the longest route a round uses (the slowest message
 of a lockstep round) plus the send and receive overheads (smpi/ois,
 smpi/or), beta = 1 / link bandwidth; LogGP L = that latency, o = g = the
-overhead, G = beta.
+overhead, G = beta. On the fat trees the LogGP clock also knows the two
+levels: ranks on one leaf switch (32 hosts) are 2 links apart, others 4
+(`optcoll simulate --latency-group 32 --L 2e-6 --L-far 4e-6`; the
+loggp2_us column).
 """
 import argparse
 import csv
@@ -45,6 +49,13 @@ def alpha_for(platform, p):
     raise SystemExit(f"no model parameters for platform {platform}")
 
 
+def two_level(platform, p):
+    """(group, near latency, far latency) of the platform's two-level LogGP, or None."""
+    if platform.startswith("fattree") and p > 32:
+        return 32, 2e-6, 4e-6
+    return None
+
+
 def simulate_args(r):
     """The `optcoll simulate` arguments for a benchmark row (cases.hpp's sizes), or None."""
     op, dist, p, b = r["op"], r["dist"], int(r["p"]), int(r["bytes"])
@@ -63,12 +74,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv")
     ap.add_argument("--optcoll", default="build/optcoll")
+    ap.add_argument("--p", help="only these p (comma-separated)")
     a = ap.parse_args()
+    only_p = {int(x) for x in a.p.split(",")} if a.p else None
     with open(a.csv) as f:
         rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
     out_rows = []
     for r in rows:
-        if r["impl"] != "optcoll" or not r["alg"]:
+        if r["impl"] != "optcoll" or not r["alg"] or (only_p and int(r["p"]) not in only_p):
             continue
         args = simulate_args(r)
         if args is None:
@@ -87,14 +100,26 @@ def main():
             continue
         j = json.loads(res.stdout)
         ab, lg = optcoll_times(j, r["alg"])
+        lg2 = lg
+        levels = two_level(r["platform"], p)
+        if levels:
+            group, near, far = levels
+            cmd2 = [c for c in cmd]
+            cmd2[cmd2.index("--L") + 1] = repr(near)
+            cmd2 += ["--latency-group", str(group), "--L-far", repr(far)]
+            res2 = subprocess.run(cmd2, capture_output=True, text=True)
+            if res2.returncode != 0:
+                raise SystemExit(f"failed: {' '.join(cmd2)}: {res2.stderr.strip()}")
+            lg2 = optcoll_times(json.loads(res2.stdout), r["alg"])[1]
         smpi = float(r["us"])
         out_rows.append({"op": r["op"], "dist": r["dist"], "p": p, "bytes": r["bytes"], "alg": r["alg"],
                          "blocks": r["blocks"], "smpi_us": f"{smpi:.3f}", "ab_us": f"{ab * 1e6:.3f}",
-                         "loggp_us": f"{lg * 1e6:.3f}", "ab_err": f"{ab * 1e6 / smpi - 1:.4f}",
-                         "loggp_err": f"{lg * 1e6 / smpi - 1:.4f}"})
+                         "loggp_us": f"{lg * 1e6:.3f}", "loggp2_us": f"{lg2 * 1e6:.3f}",
+                         "ab_err": f"{ab * 1e6 / smpi - 1:.4f}", "loggp_err": f"{lg * 1e6 / smpi - 1:.4f}",
+                         "loggp2_err": f"{lg2 * 1e6 / smpi - 1:.4f}"})
     out = os.path.splitext(a.csv)[0] + "-model.csv"
     with open(out, "w", newline="") as f:
-        f.write(f"# command: scripts/smpi-model-check.py {a.csv}\n")
+        f.write(f"# command: scripts/smpi-model-check.py {a.csv}" + (f" --p {a.p}" if a.p else "") + "\n")
         w = csv.DictWriter(f, fieldnames=list(out_rows[0].keys()) if out_rows else ["op"])
         w.writeheader()
         w.writerows(out_rows)

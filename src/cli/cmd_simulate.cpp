@@ -39,6 +39,8 @@ struct SimulateArgs {
   model::AlphaBeta ab;
   double gamma = 1e-9;  // allmerge: seconds per key merged
   sim::LogGP loggp;
+  plan::rank_t latency_group = 0;  // LogGP: ranks in different groups of this many pay far_latency
+  double far_latency = 0;
 };
 
 // Baselines are simulated (data flow checked too) when that is cheap, and
@@ -140,8 +142,9 @@ int run_simulate(const SimulateArgs& a) {
   if (a.n < 0) throw UsageError(fmt::format("-n must be >= 1, got {}", a.n));
   if (!(a.ab.alpha > 0) || !(a.ab.beta >= 0) || !std::isfinite(a.ab.alpha) || !std::isfinite(a.ab.beta))
     throw UsageError("--alpha must be finite and > 0, --beta finite and >= 0");
-  for (const double x : {a.loggp.L, a.loggp.o, a.loggp.g, a.loggp.G})
-    if (!(x >= 0) || !std::isfinite(x)) throw UsageError("--L, --o, --g and --G must be finite and >= 0");
+  for (const double x : {a.loggp.L, a.loggp.o, a.loggp.g, a.loggp.G, a.far_latency})
+    if (!(x >= 0) || !std::isfinite(x)) throw UsageError("--L, --o, --g, --G and --L-far must be finite and >= 0");
+  if (a.latency_group < 0) throw UsageError("--latency-group must be >= 0");
   if (a.threads < 1 || a.threads > 1024)
     throw UsageError(fmt::format("--threads must be in [1, 1024], got {}", a.threads));
   const auto dist = model::parse_distribution(a.dist);
@@ -198,6 +201,8 @@ int run_simulate(const SimulateArgs& a) {
   opt.alpha_beta = a.ab;
   opt.loggp = a.loggp;
   opt.threads = a.threads;
+  opt.latency_group = a.latency_group;
+  opt.far_latency = a.far_latency;
 
   const auto t0 = std::chrono::steady_clock::now();
   const sim::SimResult r = sim::simulate(setup.context(), alg->make, opt);
@@ -294,6 +299,10 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--o", a->loggp.o, "LogGP overhead, seconds");
   cmd->add_option("--g", a->loggp.g, "LogGP gap, seconds");
   cmd->add_option("--G", a->loggp.G, "LogGP gap per byte, seconds");
+  cmd->add_option("--latency-group", a->latency_group,
+                  "LogGP on a two-level network: ranks r, s with r / N != s / N (different leaf switches or nodes) "
+                  "pay --L-far instead of --L (default 0: one level)");
+  cmd->add_option("--L-far", a->far_latency, "LogGP latency between groups of --latency-group ranks, seconds");
   cmd->add_option("--threads", a->threads, "Threads for large p (default 2)");
   cmd->add_flag("--json", a->json, "Print JSON");
   cmd->callback([a, &exit_code] { exit_code = run_simulate(*a); });

@@ -343,7 +343,10 @@ class Run {
       }
       const std::int64_t bytes = message_bytes(i, r, posts_.received(r), c);
       received[r] += bytes;
-      const double arrival = clock[fu] + m.o + static_cast<double>(std::max<std::int64_t>(bytes - 1, 0)) * m.G + m.L;
+      const rank_t group = opt_.latency_group;
+      const bool far = group > 0 && f / group != static_cast<rank_t>(r) / group;
+      const double arrival = clock[fu] + m.o + static_cast<double>(std::max<std::int64_t>(bytes - 1, 0)) * m.G +
+                             (far ? opt_.far_latency : m.L);
       done = std::max(done, std::max(clock[r], arrival) + m.o);
       abdone = std::max(abdone, std::max(abclock[r], abclock[fu]) + ab_cost(bytes));
     }

@@ -388,5 +388,23 @@ TEST(Simulator, ScanPipelineIsNotExscan) {
   EXPECT_FALSE(run(Collective::scan, 6, 0, 6, 3, &plan::make_exscan_pipeline, true).ok());
 }
 
+// The LogGP clock on a two-level network: recursive doubling on 4 ranks in
+// groups of 2 exchanges inside the groups first (L), then across (L_far).
+TEST(Simulator, TwoLevelLatency) {
+  SimOptions opt;
+  opt.loggp = {1.0, 0.0, 0.0, 0.0};
+  const auto time = [&](rank_t group, double far) {
+    opt.latency_group = group;
+    opt.far_latency = far;
+    const SimResult r = run(Collective::allreduce, 4, 0, 4, 1, &plan::make_allreduce_doubling, true, opt);
+    EXPECT_TRUE(r.ok()) << first_error(r);
+    return r.loggp_time;
+  };
+  EXPECT_EQ(time(0, 5.0), 2.0);   // one level: L twice
+  EXPECT_EQ(time(2, 5.0), 6.0);   // L, then L_far
+  EXPECT_EQ(time(4, 5.0), 2.0);   // one group
+  EXPECT_EQ(time(1, 5.0), 10.0);  // every rank its own group
+}
+
 }  // namespace
 }  // namespace optcoll::sim

@@ -71,6 +71,12 @@ struct SimOptions {
   int max_errors = 8;
   unsigned threads = 2;               // for p >= 4096: posting and matching in parallel
   std::vector<LocalWork> local_work;  // alpha-beta clock only; none by default
+  // A two-level network for the LogGP clock (the leaf switches of a fat
+  // tree, the nodes of a cluster): a message between ranks r and s with
+  // r / latency_group != s / latency_group takes far_latency instead of
+  // loggp.L. 0: one level.
+  plan::rank_t latency_group = 0;
+  double far_latency = 0;
 };
 
 struct SimResult {
