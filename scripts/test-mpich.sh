@@ -4,7 +4,7 @@
 # (scripts/test.sh runs everything else, and the MPI tests under Open MPI,
 # the Debian default, in ./build.) Arguments go to ctest.
 #   scripts/test-mpich.sh                 # every MPI test
-#   scripts/test-mpich.sh -E '\.np16$'    # what CI runs: np 16 only under Open MPI
+#   scripts/test-mpich.sh -E '\.np(4|6|8|16)$'    # what CI runs (scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh

@@ -33,7 +33,7 @@ configure() {  # configure <build dir> [cmake arguments...]
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" "$@" >/dev/null
 }
-configure build-asan
+configure build-asan -DOPTCOLL_CLI_COMPILE_OPTIONS=-O0
 # The MPI programs run below (under both MPIs).
 mpi_targets=(optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests optcoll_mpi_api_tests optcoll_mpi_bad_input_tests
   optcoll_mpi_bad_input_tree_tests optcoll_mpi_check_tests optcoll_mpi_differential optcoll_mpi_threads_test
@@ -55,6 +55,9 @@ long='AllToAllCirculant\.ExactDataFlowEveryP|Simulator\.RoundCountsUpTo1e5|KItem
 long+='|PaperTables\.IncreasingGamma0|ExhaustiveSlice\.AllConditionsBoundsAndBroadcasts/[2-9]'
 long+='|CirculantExact\.BcastAndReduceUpTo512/[1-9]|FastPath\.EqualsSearchForEveryRankUpTo1500'
 long+='|Cli\.SimulateMillionRanks|Simulator\.ScanAndExscan|AllToAllCirculant\.ExactDataFlowLargerP'
+# The paper's Tables 1-3: one alpha per gamma here (each row is 80-100 s
+# under the sanitizers, the same code for every alpha).
+long+='|Tables123/PaperTable\.DeterministicRows/alpha(1|100)_gamma1|Tables123/PaperTable\.DeterministicRows/alpha(100|1000)_gamma0'
 # Not here: cli_report_browser (a page in Chromium, nothing instrumented) and
 # the drop-in's auto-route test, whose plain MPI program cannot preload an
 # instrumented liboptcoll_pmpi.so; both are MPI tests of the main build. Any

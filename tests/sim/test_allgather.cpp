@@ -149,12 +149,13 @@ TEST(AllToAllCirculant, ExactDataFlowEveryP) {
 }
 
 // Larger p, sampled: one below and one above a power of two, 500, and a
-// non-power of two and a power of two near 1024 (the cost grows as p^2),
-// several n.
+// non-power of two and a power of two near 1024 (the cost grows as p^2:
+// there one distribution each, the others at the smaller p), several n.
 TEST(AllToAllCirculant, ExactDataFlowLargerP) {
   for (rank_t p : {127, 257, 500, 1000, 1024}) {
     for (std::int64_t n : {2, 7}) {
       for (int d : {0, 1, 2}) {
+        if (p >= 1000 && d != (p == 1000 ? 1 : 2)) continue;
         for (const Case& c : kCases) {
           // Exact contributor sets cost p/8 bytes per rank and block.
           if (n == 7 && c.op != Collective::allgather) continue;
