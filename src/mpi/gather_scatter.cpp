@@ -15,7 +15,7 @@ namespace {
 void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std::int64_t all_count,
                   MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options) {
   const char* what = op == plan::Collective::gather ? "gather" : "scatter";
-  RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, all_count}, root, comm,
+  RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, true, all_count}, root, comm,
                                    {options.algorithm, what, "binomial"});
   // Equal blocks: my_bytes is the same at every rank.
   if (call.my_bytes == 0) return;

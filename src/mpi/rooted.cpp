@@ -38,10 +38,10 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
   agree.same_root(root);
   if (agree.active()) {
     if (!in_place) gather ? agree.sends(root, mine.type, mine.count) : agree.receives(root, mine.type, mine.count);
-    if (agree.rank() == root && (all.each >= 0 || all.counts.size() >= static_cast<std::size_t>(agree.size())))
+    if (agree.rank() == root && (all.equal || all.counts.size() >= static_cast<std::size_t>(agree.size())))
       for (int i = 0; i < agree.size(); ++i) {
         if (i == root && in_place) continue;
-        const std::int64_t n = all.each >= 0 ? all.each : all.counts[static_cast<std::size_t>(i)];
+        const std::int64_t n = all.equal ? all.each : all.counts[static_cast<std::size_t>(i)];
         gather ? agree.receives(i, all.type, n) : agree.sends(i, all.type, n);
       }
   }
@@ -63,7 +63,7 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
     call.my_bytes = mine.count * a.mine_type.size;
     if (is_root) {
       a.all_type = check_call(comm, 0, all.type, root).type;
-      if (all.each >= 0) {
+      if (all.equal) {
         std::vector<std::int64_t> counts(static_cast<std::size_t>(call.c.size), all.each), displs(counts.size());
         for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * all.each;
         a.groups = root_groups(call.c.size, counts, displs, all.buf, a.all_type, all.name);

@@ -58,9 +58,10 @@ struct RootSide {
   std::span<const std::int64_t> displs;
   MPI_Datatype type = MPI_DATATYPE_NULL;
   const char* name = "";
-  // >= 0: equal blocks (Gather, Scatter): block i holds `each` elements at
+  // Equal blocks (Gather, Scatter): block i holds `each` elements at
   // i * each; counts and displs are not read.
-  std::int64_t each = -1;
+  bool equal = false;
+  std::int64_t each = 0;
 };
 // The tree name to check (check_tree_algorithm) with the other arguments.
 struct TreeNames {
