@@ -84,6 +84,11 @@ std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 class PreparedPlan;  // prepared_plan.hpp
 
+// Scratch and work buffers up to this size stay allocated between calls
+// (re-faulting a 16 MiB buffer's pages costs about a millisecond per call);
+// larger ones are released after each call.
+inline constexpr std::int64_t kKeepCallBuffers = std::int64_t{32} << 20;
+
 struct CommState {
   MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
   int rank = 0;

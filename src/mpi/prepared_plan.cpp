@@ -99,10 +99,9 @@ void PreparedPlan::complete() {
     recording_ = false;
     throw;
   }
-  if (recording_) {
-    ex_->record(nullptr);
-    if (!trace_.valid) trace_ = {};
-  }
+  // complete() ends the recording (MpiExecutor::finish); an untraceable
+  // run leaves no trace.
+  if (recording_ && !trace_.valid) trace_ = {};
   recording_ = false;
 }
 

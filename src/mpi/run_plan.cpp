@@ -6,13 +6,6 @@
 #include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
-namespace {
-
-// Scratch buffers up to this size stay allocated between calls (re-faulting
-// a 16 MiB buffer's pages costs about a millisecond per call).
-constexpr std::int64_t kKeepScratch = std::int64_t{32} << 20;
-
-}  // namespace
 
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
               const void* init, bool complete, const plan::BlockLayout* layout,
@@ -24,7 +17,7 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   }
   cached->bind(exec_config(s, t, op), {base, init, complete, parts}, s.executor, s.scratch);
   cached->run();
-  s.scratch.trim(kKeepScratch);
+  s.scratch.trim(kKeepCallBuffers);
 }
 
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,

@@ -262,9 +262,8 @@ std::string tree_algorithm(CommState& s, plan::Collective op, const std::string&
 }
 
 void release_call_buffers(CommState& s) noexcept {
-  constexpr std::int64_t keep = std::int64_t{32} << 20;
-  s.scratch.trim(keep);
-  if (s.work.capacity() > keep) s.work.release();
+  s.scratch.trim(kKeepCallBuffers);
+  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
 }
 
 }  // namespace optcoll::mpi
