@@ -39,7 +39,9 @@ add_library(optcoll_mpi
   src/mpi/gatherv_adaptive.cpp
   src/mpi/gatherv_two.cpp
   src/mpi/gatherv_persistent.cpp
+  src/mpi/request.cpp
   src/mpi/c_api.cpp
+  src/mpi/c_api_requests.cpp
   src/mpi/cpp_api.cpp
 )
 add_library(optcoll::mpi ALIAS optcoll_mpi)

@@ -162,7 +162,61 @@ int OPTCOLL_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendty
 int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                           OPTCOLL_Request* request);
+/* Persistent Bcast, Reduce and Allreduce (MPI-4's MPI_Bcast_init, ...
+ * signatures with an OPTCOLL_Request). Collective: the plan the blocking call would run for
+ * these arguments is chosen and built once; each OPTCOLL_Start runs it on
+ * the buffers' current content. Each request has its own duplicate of comm.
+ * Nonblocking Ibcast, Ireduce, Iallreduce: the same plan, started at once;
+ * OPTCOLL_Test or OPTCOLL_Wait completes it and sets the request to
+ * OPTCOLL_REQUEST_NULL (OPTCOLL_Start of it: MPI_ERR_REQUEST). Their
+ * messages carry a tag of their own, so several may be outstanding on one
+ * communicator, started in the same order at every rank. */
+int OPTCOLL_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                       OPTCOLL_Request* request);
+int OPTCOLL_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                        MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                           MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       OPTCOLL_Request* request);
+
+/* The same for the all-broadcasts, the reduce-scatters and the scans
+ * (MPI-4's MPI_Allgather_init, MPI_Iallgather, ... signatures). */
+int OPTCOLL_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        OPTCOLL_Request* request);
+int OPTCOLL_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                                      MPI_Op op, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                      MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  OPTCOLL_Request* request);
+int OPTCOLL_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    OPTCOLL_Request* request);
+
+/* OPTCOLL_Test advances a started request as far as it can without
+ * blocking (its rounds progress only inside OPTCOLL_Test and OPTCOLL_Wait)
+ * and sets *flag to 1 when it is complete (or null, or inactive). */
 int OPTCOLL_Start(OPTCOLL_Request* request);
+int OPTCOLL_Test(OPTCOLL_Request* request, int* flag, MPI_Status* status);
 int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status);
 int OPTCOLL_Request_free(OPTCOLL_Request* request);
 

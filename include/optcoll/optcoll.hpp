@@ -148,9 +148,14 @@ namespace detail {
 struct Persistent;
 }
 
-// A persistent collective (gatherv_init, scatterv_init): start() begins one
-// operation, wait() completes it; as OPTCOLL_Start / OPTCOLL_Wait. The
-// destructor completes an active operation and frees the request.
+// A persistent collective (the *_init calls): start() begins one
+// operation, test() advances it without blocking and says whether it is
+// complete, wait() completes it; as OPTCOLL_Start / OPTCOLL_Test /
+// OPTCOLL_Wait. A nonblocking call (ibcast, ...) returns its request
+// started; it cannot be started again. The destructor completes an active
+// operation and frees the request. Every rank must start the requests of a
+// communicator in the same order (MPI's rule for collectives); a start
+// posts the first round and returns without waiting for other ranks.
 class Request {
  public:
   Request() noexcept;
@@ -159,8 +164,10 @@ class Request {
   Request& operator=(Request&&) noexcept;
   ~Request();
   void start();
+  bool test();
   void wait();
   bool active() const noexcept;
+  bool persistent() const noexcept;
   // The communicator the request was created on (MPI_COMM_NULL if null).
   MPI_Comm comm() const noexcept;
   explicit operator bool() const noexcept { return impl_ != nullptr; }
@@ -168,6 +175,50 @@ class Request {
  private:
   std::unique_ptr<detail::Persistent> impl_;
 };
+
+// Persistent and nonblocking Bcast, Reduce and Allreduce: the plan the
+// blocking call would run for these arguments, chosen and built once (at
+// init, collective; the buffers must stay valid while the request lives).
+Request bcast_init(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm,
+                   const Options& options = {});
+Request reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+                    MPI_Comm comm, const Options& options = {});
+Request allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm, const Options& options = {});
+Request ibcast(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm,
+               const Options& options = {});
+Request ireduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+                MPI_Comm comm, const Options& options = {});
+Request iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   const Options& options = {});
+
+// The same for the all-broadcasts, the reduce-scatters and the scans.
+Request allgather_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+                       const Options& options = {});
+Request iallgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+                   const Options& options = {});
+Request allgatherv_init(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+                        std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                        MPI_Datatype type, MPI_Comm comm, const Options& options = {});
+Request iallgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype type,
+                    MPI_Comm comm, const Options& options = {});
+Request reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type,
+                                  MPI_Op op, MPI_Comm comm, const Options& options = {});
+Request ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, const Options& options = {});
+Request reduce_scatter_init(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                            MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options = {});
+Request ireduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts, MPI_Datatype type,
+                        MPI_Op op, MPI_Comm comm, const Options& options = {});
+Request scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                  const Options& options = {});
+Request iscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+              const Options& options = {});
+Request exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    const Options& options = {});
+Request iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                const Options& options = {});
 
 // Persistent Gatherv / Scatterv: the optimal ordered tree for these counts,
 // computed once at the root (Traff 2018, Figure 6) and distributed; the

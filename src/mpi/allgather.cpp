@@ -11,6 +11,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -26,8 +27,10 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
   const plan::Segment own =
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
   if (sendbuf != MPI_IN_PLACE) {
-    ByteBuffer tmp;
-    copy_typed(sendbuf, sendcount, st, offset(base, own.offset * c.type.extent), own.count, c.type, tmp);
+    before_each_run([sendbuf, sendcount, st, to = offset(base, own.offset * c.type.extent), n = own.count, t = c.type] {
+      ByteBuffer tmp;
+      copy_typed(sendbuf, sendcount, st, to, n, t, tmp);
+    });
   }
   if (c.size == 1 || bytes == 0) return;
   CommState& s = c.comm_state(comm);

@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
@@ -37,8 +38,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   });
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
-    ByteBuffer tmp;
-    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
+    if (!in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);

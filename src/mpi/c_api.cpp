@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "collectives.hpp"
+#include "c_api.hpp"
 #include "optcoll/optcoll.h"
 
 namespace optcoll::mpi {
-namespace {
 
 int error_class_of(Errc e) {
   switch (e) {
@@ -31,31 +30,6 @@ int error_class_of(Errc e) {
   }
 }
 
-// Runs f; on failure raises the MPI error code on comm's error handler
-// (MPI_COMM_WORLD's when comm itself is unusable) and returns it.
-template <class F>
-int guarded(MPI_Comm comm, F&& f) noexcept {
-  int code = MPI_SUCCESS;
-  try {
-    f();
-    return MPI_SUCCESS;
-  } catch (const MpiError& e) {
-    code = e.mpi_code();
-  } catch (const Error& e) {
-    code = error_class_of(e.code());
-    std::fprintf(stderr, "optcoll: %s\n", e.what());
-  } catch (const std::bad_alloc&) {
-    code = MPI_ERR_NO_MEM;
-  } catch (...) {
-    code = MPI_ERR_INTERN;
-  }
-  int cls = code;
-  PMPI_Error_class(code, &cls);
-  const MPI_Comm handler = (comm == MPI_COMM_NULL || cls == MPI_ERR_COMM) ? MPI_COMM_WORLD : comm;
-  PMPI_Comm_call_errhandler(handler, code);
-  return code;
-}
-
 // MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
 std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what) {
   if (v == nullptr) throw MpiError(MPI_ERR_ARG, std::string("optcoll: ") + what + " is NULL");
@@ -64,10 +38,6 @@ std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what) {
     throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
   return std::vector<std::int64_t>(v, v + p);
 }
-// The root's int arrays as 64-bit ones (other ranks: empty, never read).
-struct Counts {
-  std::vector<std::int64_t> counts, displs;
-};
 Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm) {
   const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
   Counts out;
@@ -79,12 +49,7 @@ Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm
   return out;
 }
 
-}  // namespace
 }  // namespace optcoll::mpi
-
-struct OPTCOLL_Request_s {
-  optcoll::Request request;
-};
 
 extern "C" int OPTCOLL_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   return optcoll::mpi::guarded(comm, [&] { optcoll::mpi::bcast_impl(buffer, count, datatype, root, comm, {}); });
@@ -228,68 +193,5 @@ extern "C" int OPTCOLL_Scatterv(const void* sendbuf, const int sendcounts[], con
   return optcoll::mpi::guarded(comm, [&] {
     const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
     optcoll::mpi::scatterv_impl(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
-}
-
-extern "C" int OPTCOLL_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                                    MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return optcoll::mpi::guarded(comm, [&] {
-    if (request == nullptr) throw optcoll::MpiError(MPI_ERR_ARG, "optcoll: NULL request");
-    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
-    auto r = std::make_unique<OPTCOLL_Request_s>();
-    r->request = optcoll::gatherv_init(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm);
-    *request = r.release();
-  });
-}
-
-extern "C" int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
-                                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                     int root, MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return optcoll::mpi::guarded(comm, [&] {
-    if (request == nullptr) throw optcoll::MpiError(MPI_ERR_ARG, "optcoll: NULL request");
-    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
-    auto r = std::make_unique<OPTCOLL_Request_s>();
-    r->request =
-        optcoll::scatterv_init(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    *request = r.release();
-  });
-}
-
-namespace {
-MPI_Comm request_comm(const OPTCOLL_Request* request) {
-  return request != nullptr && *request != nullptr ? (*request)->request.comm() : MPI_COMM_WORLD;
-}
-void check_request(const OPTCOLL_Request* request) {
-  if (request == nullptr || *request == nullptr) throw optcoll::MpiError(MPI_ERR_REQUEST, "optcoll: null request");
-}
-}  // namespace
-
-extern "C" int OPTCOLL_Start(OPTCOLL_Request* request) {
-  return optcoll::mpi::guarded(request_comm(request), [&] {
-    check_request(request);
-    (*request)->request.start();
-  });
-}
-
-extern "C" int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status) {
-  return optcoll::mpi::guarded(request_comm(request), [&] {
-    if (status != MPI_STATUS_IGNORE) {
-      status->MPI_SOURCE = MPI_ANY_SOURCE;
-      status->MPI_TAG = MPI_ANY_TAG;
-      status->MPI_ERROR = MPI_SUCCESS;
-    }
-    if (request == nullptr || *request == nullptr) return;  // MPI: waiting on a null request returns at once
-    (*request)->request.wait();
-  });
-}
-
-extern "C" int OPTCOLL_Request_free(OPTCOLL_Request* request) {
-  return optcoll::mpi::guarded(request_comm(request), [&] {
-    check_request(request);
-    if ((*request)->request.active())
-      throw optcoll::MpiError(MPI_ERR_REQUEST, "optcoll: free of an active request (wait first)");
-    std::unique_ptr<OPTCOLL_Request_s> gone(*request);
-    *request = OPTCOLL_REQUEST_NULL;
   });
 }

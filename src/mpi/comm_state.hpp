@@ -124,6 +124,7 @@ struct CommState {
   std::array<CachedChoice, plan::kCollectives> choices;
   bool noted_fallback = false;
   bool noted_unknown = false;
+  std::uint32_t request_calls = 0;  // nonblocking calls so far (their tags: request.cpp)
 
   CommState() = default;
   CommState(const CommState&) = delete;

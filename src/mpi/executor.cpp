@@ -83,17 +83,64 @@ void MpiExecutor::set_parts(std::span<const Part> parts) {
 
 void MpiExecutor::start(const plan::RankPlan& plan) {
   started_ = &plan;
-  if (plan.rounds() > 0) plan::post_round(plan, 0, step_, *this);
+  next_round_ = 0;
+  round_open_ = false;
+  if (plan.rounds() > 0) {
+    plan::post_round(plan, next_round_++, step_, *this);
+    round_open_ = true;
+  }
 }
 
 void MpiExecutor::complete() {
+  if (started_ == nullptr) return;  // progress() finished the run
   const plan::RankPlan& plan = *std::exchange(started_, nullptr);
-  if (plan.rounds() > 0) wait();
-  for (std::int64_t i = 1; i < plan.rounds(); ++i) {
-    plan::post_round(plan, i, step_, *this);
+  if (std::exchange(round_open_, false)) wait();
+  while (next_round_ < plan.rounds()) {
+    plan::post_round(plan, next_round_++, step_, *this);
     wait();
   }
   finish();
+}
+
+namespace {
+// Whether every request has completed (then each is MPI_REQUEST_NULL);
+// otherwise none is changed (MPI_Testall).
+bool test_all(std::span<MPI_Request> requests) {
+  if (requests.empty()) return true;
+  int done = 0;
+  check(PMPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  return done != 0;
+}
+}  // namespace
+
+bool MpiExecutor::progress() {
+  if (started_ == nullptr) return true;
+  const plan::RankPlan& plan = *started_;
+  std::array<MPI_Request, kMaxDeferred> deferred{};
+  const auto deferred_done = [&] {  // then complete_deferred() waits for nothing
+    std::size_t n = 0;
+    for (const Deferred& d : deferred_) deferred[n++] = d.request;
+    if (!test_all({deferred.data(), n})) return false;
+    for (std::size_t k = 0; k < n; ++k) deferred_[k].request = MPI_REQUEST_NULL;
+    return true;
+  };
+  for (;;) {
+    if (round_open_) {
+      if (!test_all(requests_)) return false;
+      if (in_.form != Form::none && !deferred_done()) return false;
+      wait();
+      round_open_ = false;
+    }
+    if (next_round_ < plan.rounds()) {
+      plan::post_round(plan, next_round_++, step_, *this);
+      round_open_ = true;
+      continue;
+    }
+    if (!deferred_done()) return false;
+    started_ = nullptr;
+    finish();
+    return true;
+  }
 }
 
 // A trace longer than this is not kept (a pipelined plan of many blocks:

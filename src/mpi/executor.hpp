@@ -138,6 +138,12 @@ class MpiExecutor final : public plan::Executor {
   // complete() waits for it, runs the other rounds and calls finish(). plan
   // and the buffers must stay valid in between.
   void start(const plan::RankPlan& plan);
+  // After start(), for requests: advances the run as far as it can without
+  // blocking: while the open round's messages have completed (one
+  // MPI_Testall; in polling mode also the deferred sends it must wait for),
+  // finishes that round and posts the next. True when every round is done
+  // and finish() has run (complete() then returns at once).
+  bool progress();
   void complete();
   // Completes the sends still in flight (and copies untouched blocks, see
   // set_initial). A caller that walks the plan itself (plan::run) must call
@@ -252,6 +258,8 @@ class MpiExecutor final : public plan::Executor {
   void trace(bool is_send, int peer, const plan::Segment& seg);
   const std::byte* init_ = nullptr;
   const plan::RankPlan* started_ = nullptr;  // between start() and complete()
+  std::int64_t next_round_ = 0;              // of started_: the next to post
+  bool round_open_ = false;                  // a round is posted and not waited for
   bool commutative_ = true;
   bool materialize_at_end_ = false;
   std::vector<std::uint8_t> fresh_;  // per data block: 1 while its content is only in init_

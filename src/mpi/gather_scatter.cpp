@@ -24,7 +24,7 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   // Every tree of the registry is the binomial tree on equal blocks: the
   // variable is only checked.
   tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
-  TreeRun run(std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes), tree_exec(s));
+  TreeRun run(std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes), tree_config(s));
   run.run(s.executor, s.scratch, s.work);
   release_call_buffers(s);
 }

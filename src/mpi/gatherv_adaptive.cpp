@@ -59,7 +59,7 @@ plan::rank_t contact(plan::rank_t lo, plan::rank_t end, plan::rank_t root) {
   return root >= lo && root < end ? root : end - 1;
 }
 
-void exchange(const TreeExec& e, int peer, const std::int64_t* out, std::int64_t* in, int words, int tag) {
+void exchange(const ExecConfig& e, int peer, const std::int64_t* out, std::int64_t* in, int words, int tag) {
   std::array<MPI_Request, 2> r{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   check(PMPI_Irecv(in, words, MPI_INT64_T, peer, tag, e.comm, &r[0]), "MPI_Irecv");
   check(PMPI_Isend(out, words, MPI_INT64_T, peer, tag, e.comm, &r[1]), "MPI_Isend");
@@ -68,7 +68,7 @@ void exchange(const TreeExec& e, int peer, const std::int64_t* out, std::int64_t
 
 }  // namespace
 
-RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
+RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                                    std::int64_t my_bytes, bool adaptive) {
   std::int64_t q = 0;
   while ((plan::rank_t{1} << q) < p) ++q;

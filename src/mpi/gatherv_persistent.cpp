@@ -17,34 +17,12 @@
 // Record of one rank: rounds, then the up link (peer, round, lo, hi, bytes;
 // peer -1 at the root or for an empty subtree), then the number of down
 // links and each (peer, round, lo, hi, bytes).
+#include "mpi/request.hpp"
 #include "optcoll/trees/constructions.hpp"
 #include "optcoll/trees/schedule.hpp"
 #include "tree_build.hpp"
 
 namespace optcoll {
-namespace detail {
-
-struct Persistent {
-  MPI_Comm user = MPI_COMM_NULL;  // for the error handler of the C API
-  MPI_Comm comm = MPI_COMM_NULL;  // this request's duplicate
-  std::unique_ptr<mpi::TreeRun> run;
-  mpi::MpiExecutor ex;
-  mpi::Scratch scratch;
-  mpi::ByteBuffer work;
-  bool active = false;
-
-  Persistent() = default;
-  Persistent(const Persistent&) = delete;
-  Persistent& operator=(const Persistent&) = delete;
-  ~Persistent() {
-    int done = 0;
-    PMPI_Finalized(&done);
-    if (done == 0 && comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
-  }
-};
-
-}  // namespace detail
-
 namespace mpi {
 namespace {
 
@@ -112,55 +90,16 @@ Request make_persistent(RootedCall call, MPI_Comm comm, int root) {
                   {"adaptive_binomial", 0});
     tree = parse_record(record, c.rank);
   }
-  check(PMPI_Comm_dup(s.comm, &impl->comm), "MPI_Comm_dup");
-  check(PMPI_Comm_set_errhandler(impl->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  TreeExec e = tree_exec(s);
-  e.comm = impl->comm;
-  impl->run = std::make_unique<TreeRun>(std::move(call.a), std::move(tree), e);
+  check(PMPI_Comm_dup(s.comm, &impl->dup), "MPI_Comm_dup");
+  check(PMPI_Comm_set_errhandler(impl->dup, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  ExecConfig e = tree_config(s);
+  e.comm = impl->dup;
+  impl->tree = std::make_unique<TreeRun>(std::move(call.a), std::move(tree), e);
   return Request(std::move(impl));
 }
 
 }  // namespace
 }  // namespace mpi
-
-Request::Request() noexcept = default;
-Request::Request(std::unique_ptr<detail::Persistent> impl) noexcept : impl_(std::move(impl)) {}
-Request::Request(Request&&) noexcept = default;
-Request& Request::operator=(Request&& o) noexcept {
-  if (this != &o) {
-    Request gone(std::move(*this));
-    impl_ = std::move(o.impl_);
-  }
-  return *this;
-}
-Request::~Request() {
-  if (impl_ == nullptr || !impl_->active) return;
-  try {
-    wait();
-  } catch (...) {  // a destructor cannot report it; the request is freed regardless
-  }
-}
-
-void Request::start() {
-  if (impl_ == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: start of a null request");
-  if (impl_->active) throw MpiError(MPI_ERR_REQUEST, "optcoll: start of an active request");
-  impl_->active = true;
-  impl_->run->start(impl_->ex, impl_->scratch, impl_->work);
-}
-
-void Request::wait() {
-  if (impl_ == nullptr || !impl_->active) return;
-  impl_->active = false;
-  impl_->run->complete();
-}
-
-bool Request::active() const noexcept {
-  return impl_ != nullptr && impl_->active;
-}
-
-MPI_Comm Request::comm() const noexcept {
-  return impl_ == nullptr ? MPI_COMM_NULL : impl_->user;
-}
 
 Request gatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,

@@ -22,7 +22,7 @@ namespace optcoll::mpi {
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
                    const Options& options) {
   CommState& s = c.comm_state(comm);
-  const TreeExec e = tree_exec(s);
+  const ExecConfig e = tree_config(s);
   const std::string name = tree_algorithm(s, a.op, options.algorithm, kIrregularAlgorithms);
   const bool consider_two = name.empty() || name == "two";
   std::array<std::int64_t, 4> header{0, 0, 0, 0};

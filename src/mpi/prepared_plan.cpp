@@ -48,8 +48,14 @@ PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanS
   plan_ = algorithm_->make(ctx, s.rank);
 }
 
+PreparedPlan::PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout)
+    : layout_(std::make_unique<plan::BlockLayout>(std::move(layout))) {
+  spec_.op = op;
+  plan_ = plan::make_tree_plan(op, std::move(view), *layout_);
+}
+
 bool PreparedPlan::matches(const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout) const {
-  if (algorithm_ != choice.algorithm || !same(spec_, spec)) return false;
+  if (algorithm_ == nullptr || algorithm_ != choice.algorithm || !same(spec_, spec)) return false;
   // A default layout is a function of the spec; a caller's is compared.
   if (layout == nullptr) return !caller_layout_;
   return caller_layout_ && *layout_ == *layout;
@@ -64,19 +70,19 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
   scratch_ = &scratch;
 }
 
-void PreparedPlan::start() {
+void PreparedPlan::begin(bool may_replay) {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
   ex.bind(cfg_, buffers_.base, plan_->layout(), *scratch_);
   const bool plain = parts_.empty() && buffers_.init == nullptr;
-  replayed_ = plain && trace_.valid && trace_.largest <= cfg_.chunk;
+  replayed_ = may_replay && plain && trace_.valid && trace_.largest <= cfg_.chunk;
   if (replayed_) {
     ex.replay(trace_);  // every round: nothing left for complete()
     return;
   }
   if (!parts_.empty()) ex.set_parts(parts_);
   if (buffers_.init != nullptr) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
-  recording_ = plain && !traced_;
+  recording_ = may_replay && plain && !traced_;
   if (recording_) {
     traced_ = true;
     ex.record(&trace_);
@@ -88,6 +94,11 @@ void PreparedPlan::start() {
     recording_ = false;
     throw;
   }
+}
+
+bool PreparedPlan::progress() {
+  if (replayed_) return true;
+  return ex_->progress();  // never recording: start() does not record
 }
 
 void PreparedPlan::complete() {

@@ -19,6 +19,7 @@
 #include "mpi/comm_state.hpp"
 #include "mpi/executor.hpp"
 #include "mpi/select.hpp"
+#include "optcoll/plan/tree_plan.hpp"
 
 namespace optcoll::mpi {
 
@@ -29,6 +30,10 @@ class PreparedPlan {
   // plan::default_layout(spec)), this rank's own exchange layout for an
   // exchange (plan::is_exchange; required); copied.
   PreparedPlan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout);
+  // A gather or scatter tree's part at this rank (plan::make_tree_plan()):
+  // its layout is this rank's own, built from the tree (tree_run.hpp);
+  // kept here. matches() is false for it: the caller keeps it.
+  PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout);
   PreparedPlan(const PreparedPlan&) = delete;
   PreparedPlan& operator=(const PreparedPlan&) = delete;
 
@@ -49,12 +54,17 @@ class PreparedPlan {
   };
   void bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch);
 
-  // One run of the bound call: start() posts round 0 (or replays the trace
-  // entirely), complete() finishes it. run() = start() + complete().
-  void start();
+  // One run of the bound call: start() posts round 0 and returns (a
+  // request's start: it must not wait for other ranks), complete() finishes
+  // it. run() = start() + complete(), except that a plain run replays the
+  // trace instead when it can (all rounds, waiting for each).
+  void start() { begin(false); }
+  // After start(): advances without blocking (MpiExecutor::progress); true
+  // when the run is done (complete() then returns at once).
+  bool progress();
   void complete();
   void run() {
-    start();
+    begin(true);
     complete();
   }
 
@@ -65,7 +75,9 @@ class PreparedPlan {
   bool traced() const noexcept { return traced_; }
 
  private:
-  const plan::AlgorithmInfo* algorithm_;
+  void begin(bool may_replay);
+
+  const plan::AlgorithmInfo* algorithm_ = nullptr;  // null: a tree
   plan::PlanSpec spec_;
   bool caller_layout_ = false;
   std::unique_ptr<plan::BlockLayout> layout_;  // the plan's groups (rank-group collectives, exchanges)

@@ -5,6 +5,7 @@
 // itself. The chosen reduction plan combines into it; at the root it ends
 // as the result.
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 
@@ -33,15 +34,14 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   const bool is_root = c.rank == root;
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
-    ByteBuffer tmp;
-    if (!in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
+    if (!in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
   const select::Call call = reduction_call(plan::Collective::reduce, c, count, op);
   const Choice choice = choose(s, call, options);
   void* work = recvbuf;
-  if (!is_root) work = offset(s.work.get(c.type.span_bytes(count)), -c.type.true_lb);
+  if (!is_root) work = offset(work_buffer(s).get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce;
   spec.p = c.size;
@@ -52,7 +52,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   // The input is not copied into the working buffer up front: the executor
   // reads it from sendbuf until a block is first written (set_initial).
   run_plan(s, choice, spec, work, c.type, op, in_place ? nullptr : sendbuf, is_root);
-  if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();
+  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
 }
 
 }  // namespace optcoll::mpi

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -34,9 +35,8 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
   if (total == 0 || c.type.size == 0) return;
   const void* input = in_place ? recvbuf : sendbuf;
-  ByteBuffer tmp;
   if (c.size == 1) {
-    if (!in_place) copy_elements(input, recvbuf, own.count, c.type, tmp);
+    if (!in_place) copy_each_start(input, recvbuf, own.count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -50,7 +50,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   spec.p = c.size;
   spec.commutative = call.commutative;
   spec.blocks = std::clamp<std::int64_t>(choice.blocks, 1, largest);
-  void* work = offset(s.work.get(c.type.span_bytes(total)), -c.type.true_lb);
+  void* work = offset(work_buffer(s).get(c.type.span_bytes(total)), -c.type.true_lb);
   if (regular) {
     spec.count = total;
     run_plan(s, choice, spec, work, c.type, op, input, false);
@@ -61,8 +61,11 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   }
   // Group r ends complete at rank r: every block of it is combined with at
   // least one arriving partial (p > 1), so it was written in work.
-  copy_elements(offset(work, own.offset * c.type.extent), recvbuf, own.count, c.type, tmp);
-  if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();
+  after_each_run([from = offset(work, own.offset * c.type.extent), recvbuf, n = own.count, t = c.type] {
+    ByteBuffer tmp;
+    copy_elements(from, recvbuf, n, t, tmp);
+  });
+  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "collectives.hpp"
 #include "mpi/prepared_plan.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
@@ -10,6 +11,7 @@ namespace optcoll::mpi {
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
               const void* init, bool complete, const plan::BlockLayout* layout,
               std::span<const MpiExecutor::Part> parts) {
+  if (capturing() != nullptr) return capture_plan(s, choice, spec, base, t, op, init, complete, layout, parts);
   std::unique_ptr<PreparedPlan>& cached = s.plans[static_cast<std::size_t>(spec.op)];
   if (cached == nullptr || !cached->matches(choice, spec, layout)) {
     cached.reset();

@@ -11,6 +11,7 @@
 // with n = sqrt((p-2) beta m / alpha). Both keep rank order, so any
 // operator, commutative or not, runs either.
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 
@@ -40,8 +41,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     // Scan of one rank is its own input; Exscan's only rank has no result.
-    ByteBuffer tmp;
-    if (!exclusive && !in_place) copy_elements(sendbuf, recvbuf, count, c.type, tmp);
+    if (!exclusive && !in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -50,7 +50,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   const void* init = in_place ? recvbuf : sendbuf;
   void* work = recvbuf;
   const bool scratch = exclusive && c.rank == 0;
-  if (scratch) work = offset(s.work.get(c.type.span_bytes(count)), -c.type.true_lb);
+  if (scratch) work = offset(work_buffer(s).get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;
   spec.op = kind;
   spec.p = c.size;
@@ -59,7 +59,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   spec.commutative = call.commutative;
   // In place, init is the working buffer itself: nothing to read lazily.
   run_plan(s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
-  if (s.work.capacity() > (std::int64_t{32} << 20)) s.work.release();
+  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
 }
 
 }  // namespace optcoll::mpi

@@ -17,7 +17,7 @@ namespace optcoll::mpi {
 // adaptive = false, the oblivious) binomial tree over blocks whose sizes
 // only their own ranks know (my_bytes), in ceil(log2 p) rounds of
 // communication on e.comm (tags e.tag + 1, e.tag + 2). Collective.
-RankTree distributed_binomial_tree(const TreeExec& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
+RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                                    std::int64_t my_bytes, bool adaptive);
 
 // gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).

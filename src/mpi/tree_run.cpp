@@ -16,8 +16,9 @@ const TypeInfo& packed_type() {
   return t;
 }
 
-TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
-    : args_(std::move(args)), tree_(std::move(tree)), exec_(exec) {
+TreeRun::TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg)
+    : args_(std::move(args)), tree_(std::move(tree)), cfg_(cfg) {
+  const std::int64_t chunk_bytes = cfg.chunk;
   const plan::TreeRankView& v = tree_.view;
   if (args_.is_root) {
     const TypeInfo& t = args_.all_type;
@@ -38,10 +39,12 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
     // into a struct type with gaps, found by the differential driver's long
     // profile (seed 20261127, np 3, call 526); packing at the root costs one
     // local copy and works with both MPIs.
-    const bool cuts_agree = t.size == 0 || exec_.chunk_bytes % t.size == 0 || largest <= exec_.chunk_bytes;
+    const bool cuts_agree = t.size == 0 || chunk_bytes % t.size == 0 || largest <= chunk_bytes;
     std::vector<plan::Segment> g(static_cast<std::size_t>(p));
     if (cuts_agree && t.contiguous) {
       mode_ = Mode::root_typed;
+      cfg_.type = t;
+      cfg_.chunk = std::clamp<std::int64_t>(chunk_bytes / std::max<std::int64_t>(t.size, 1), 1, INT_MAX);
       for (plan::rank_t pos = 0; pos < p; ++pos)
         g[static_cast<std::size_t>(pos)] = args_.groups[static_cast<std::size_t>(rank_at(pos))];
     } else {
@@ -56,8 +59,7 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
       packed_bytes_ = at;
       own_group_ = tree_.self;
     }
-    layout_ = plan::BlockLayout(std::move(g), 1);
-    plan_ = plan::make_tree_plan(args_.op, v, layout_);
+    prepared_ = std::make_unique<PreparedPlan>(args_.op, v, plan::BlockLayout(std::move(g), 1));
     return;
   }
   // A non-root: local groups = its own block and its non-empty child
@@ -95,12 +97,11 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec)
     local.up = {v.up.peer, v.up.round, 0, static_cast<plan::rank_t>(items.size()) - 1};
   }
   mode_ = v.down.empty() && args_.mine_type.contiguous ? Mode::direct : Mode::packed;
-  layout_ = plan::BlockLayout(std::move(g), 1);
-  plan_ = plan::make_tree_plan(args_.op, std::move(local), layout_);
+  prepared_ = std::make_unique<PreparedPlan>(args_.op, std::move(local), plan::BlockLayout(std::move(g), 1));
 }
 
 std::byte* TreeRun::slot(std::int64_t group) const noexcept {
-  return base_ + layout_.group(group).offset;
+  return base_ + layout().group(group).offset;
 }
 
 const void* TreeRun::all_group(plan::rank_t r) const noexcept {
@@ -128,7 +129,7 @@ void TreeRun::copy_in(ByteBuffer& tmp) {
         else
           pack_bytes(all_group(args_.rank), own.count, t, slot(own_group_));
       } else {
-        for (plan::rank_t pos = 0; pos < layout_.groups(); ++pos) {
+        for (plan::rank_t pos = 0; pos < layout().groups(); ++pos) {
           const plan::rank_t r = rank_at(pos);
           pack_bytes(all_group(r), args_.groups[static_cast<std::size_t>(r)].count, t, slot(pos));
         }
@@ -153,7 +154,7 @@ void TreeRun::copy_out(ByteBuffer& tmp) {
       break;
     case Mode::root_bytes:
       if (gather) {
-        for (plan::rank_t pos = 0; pos < layout_.groups(); ++pos) {
+        for (plan::rank_t pos = 0; pos < layout().groups(); ++pos) {
           const plan::rank_t r = rank_at(pos);
           if (r == args_.rank && args_.mine == nullptr) continue;  // in place: already there
           unpack_bytes(slot(pos), const_cast<void*>(all_group(r)), args_.groups[static_cast<std::size_t>(r)].count, t);
@@ -171,53 +172,43 @@ void TreeRun::copy_out(ByteBuffer& tmp) {
 }
 
 void TreeRun::start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
-  ex_ = &ex;
   scratch_ = &scratch;
-  ExecConfig cfg;
-  cfg.comm = exec_.comm;
-  cfg.tag = exec_.tag;
-  cfg.wait = exec_.wait;
-  cfg.spin = exec_.spin;
   void* base = nullptr;
   switch (mode_) {
     case Mode::root_typed:
-      cfg.type = args_.all_type;
       base = const_cast<void*>(args_.all);
       break;
     case Mode::direct:
-      cfg.type = packed_type();
       base = const_cast<std::byte*>(offset(args_.mine, args_.mine_type.true_lb));
       break;
     case Mode::root_bytes:
     case Mode::packed:
-      cfg.type = packed_type();
       base = work.get(std::max<std::int64_t>(packed_bytes_, 1));
       break;
   }
-  cfg.chunk = std::clamp<std::int64_t>(exec_.chunk_bytes / std::max<std::int64_t>(cfg.type.size, 1), 1, INT_MAX);
   base_ = static_cast<std::byte*>(base);
   copy_in(scratch.copy);
-  ex.bind(cfg, base, layout_, scratch);
-  ex.start(*plan_);
+  prepared_->bind(cfg_, {base}, ex, scratch);
+  prepared_->start();
 }
 
 void TreeRun::complete() {
-  ex_->complete();
+  prepared_->complete();
   copy_out(scratch_->copy);
+}
+
+bool TreeRun::test() {
+  if (!prepared_->progress()) return false;
+  copy_out(scratch_->copy);
+  return true;
 }
 
 }  // namespace optcoll::mpi
 
 namespace optcoll::mpi {
 
-TreeExec tree_exec(const CommState& s) {
-  TreeExec e;
-  e.comm = s.comm;
-  e.tag = kTag;
-  if (s.settings.max_chunk > 0) e.chunk_bytes = std::min(e.chunk_bytes, s.settings.max_chunk);
-  e.wait = s.wait;
-  e.spin = s.spin;
-  return e;
+ExecConfig tree_config(const CommState& s) {
+  return exec_config(s, packed_type(), MPI_OP_NULL);
 }
 
 RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b) {

@@ -39,6 +39,7 @@
 
 #include "mpi/datatype.hpp"
 #include "mpi/executor.hpp"
+#include "mpi/prepared_plan.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 
 namespace optcoll::mpi {
@@ -71,28 +72,26 @@ struct TreeArgs {
   std::vector<plan::rank_t> order;
 };
 
-// The executor's settings common to every rank of a call.
-struct TreeExec {
-  MPI_Comm comm = MPI_COMM_NULL;
-  int tag = 0;
-  std::int64_t chunk_bytes = std::int64_t{1} << 30;
-  WaitMode wait = WaitMode::block;
-  int spin = 0;
-};
-
-// A prepared tree run for one rank: layout and plan built once, run any
-// number of times (persistent requests) with start() then complete().
+// A prepared tree run for one rank: layout and plan built once (a
+// PreparedPlan of the tree), run any number of times (persistent requests)
+// with start() then complete(). The buffer modes above are what it adds.
 class TreeRun {
  public:
-  TreeRun(TreeArgs args, RankTree tree, const TreeExec& exec);
+  // cfg: the call's executor settings in bytes (exec_config() with
+  // packed_type(): cfg.chunk is the chunk in bytes).
+  TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg);
   TreeRun(const TreeRun&) = delete;
   TreeRun& operator=(const TreeRun&) = delete;
 
-  // Copies the own block in (gather), binds ex and posts round 0 (no wait).
-  // `work` holds the packed buffer between start() and complete().
+  // Copies the own block in (gather), binds the plan to ex and posts round
+  // 0 (no wait). `work` holds the packed buffer between start() and
+  // complete().
   void start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work);
   // Completes round 0, runs the other rounds, then copies out (scatter).
   void complete();
+  // After start(): advances without blocking; true when done (copied out;
+  // complete() must not follow).
+  bool test();
   void run(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
     start(ex, scratch, work);
     complete();
@@ -102,20 +101,19 @@ class TreeRun {
   enum class Mode : std::uint8_t { root_typed, root_bytes, direct, packed };
   void copy_in(ByteBuffer& tmp);
   void copy_out(ByteBuffer& tmp);
+  const plan::BlockLayout& layout() const noexcept { return prepared_->plan().layout(); }
   std::byte* slot(std::int64_t group) const noexcept;
   const void* all_group(plan::rank_t r) const noexcept;
   plan::rank_t rank_at(plan::rank_t pos) const noexcept;
 
   TreeArgs args_;
   RankTree tree_;
-  TreeExec exec_;
+  ExecConfig cfg_;  // type and chunk set by the mode
   Mode mode_ = Mode::packed;
-  plan::BlockLayout layout_;
-  std::unique_ptr<plan::RankPlan> plan_;
+  std::unique_ptr<PreparedPlan> prepared_;
   std::int64_t own_group_ = 0;     // local group of the own block (packed, root_bytes)
   std::int64_t packed_bytes_ = 0;  // size of the packed buffer
   std::byte* base_ = nullptr;      // working buffer of the current run
-  MpiExecutor* ex_ = nullptr;
   Scratch* scratch_ = nullptr;
 };
 
@@ -128,10 +126,9 @@ namespace optcoll::mpi {
 
 struct CommState;
 
-// The executor settings of comm's cache for tree runs: optcoll's duplicate,
-// the data tag, chunks of 2^30 bytes (OPTCOLL_MAX_CHUNK_ELEMS, counted in
-// bytes here, lowers it), the wait mode.
-TreeExec tree_exec(const CommState& s);
+// The executor settings of a tree run on s: exec_config() in bytes (chunks
+// of 2^30 bytes; OPTCOLL_MAX_CHUNK_ELEMS, counted in bytes here, lowers it).
+ExecConfig tree_config(const CommState& s);
 
 // The rank-ordered binomial tree (plan::binomial_view()) with b bytes per
 // rank, for regular Gather / Scatter. O(log p).

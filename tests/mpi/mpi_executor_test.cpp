@@ -286,15 +286,18 @@ TEST(MpiExecutor, ReplayedCallsMatchNative) {
 // A prepared plan with its own executor and scratch, bound once and run
 // many times on new data (the persistent requests' form): every run equals
 // native MPI, with blocking optcoll calls on the same communicator between
-// runs. Bcast is plain (its second run on replays the first one's trace);
-// the in-place Allreduce combines (no trace: the plan is walked each time).
+// runs. Runs alternate between run() (a blocking call's: Bcast is plain,
+// and its runs after the first replay the first one's trace) and start() +
+// complete() (a request's, which never replays: its start posts and
+// returns). The in-place Allreduce combines (no trace: the plan is walked
+// each time).
 TEST(MpiExecutor, PreparedPlanRunsManyTimes) {
   TestComm comm;
   const int p = world_size();
   const int r = world_rank();
   if (p == 1) GTEST_SKIP() << "one rank: no plan";
   mpi::CommState& s = mpi::comm_state(comm);
-  const int root = p - 1;
+  const int root = 1;
   for (plan::Collective op : {plan::Collective::bcast, plan::Collective::allreduce}) {
     const std::int64_t count = op == plan::Collective::bcast ? 10 : 1000;
     const select::Call call{.op = op, .p = p, .elem_size = 4, .count = count, .exact = true};
@@ -322,8 +325,22 @@ TEST(MpiExecutor, PreparedPlanRunsManyTimes) {
         ASSERT_EQ(MPI_Allreduce(MPI_IN_PLACE, expect.data(), static_cast<int>(count), MPI_INT, MPI_SUM, comm),
                   MPI_SUCCESS);
       }
-      prepared.start();
-      prepared.complete();
+      if (run % 2 == 0) {
+        prepared.run();  // a blocking call's run: replays the trace from the second one on
+      } else {
+        // A request's start must not wait for other ranks: rank 1 (the
+        // Bcast's root, and a contributor of every Allreduce result) starts
+        // only after rank 0's start has returned.
+        int token = run;
+        if (r == 1) {
+          ASSERT_EQ(MPI_Recv(&token, 1, MPI_INT, 0, 5, comm, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        }
+        prepared.start();
+        if (r == 0) {
+          ASSERT_EQ(MPI_Send(&token, 1, MPI_INT, 1, 5, comm), MPI_SUCCESS);
+        }
+        prepared.complete();
+      }
       EXPECT_EQ(buf, expect);
       // A blocking call of the same collective between runs: the
       // communicator's own cached plan, executor and scratch.

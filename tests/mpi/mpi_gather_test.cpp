@@ -286,7 +286,7 @@ TEST(MpiGather, GatherScatterMatchNative) {
 TEST(MpiGather, DistributedTreeEqualsCentral) {
   const int p = world_size(), rank = world_rank();
   const MPI_Comm comm = shared_comm();
-  const mpi::TreeExec e = mpi::tree_exec(mpi::comm_state(comm));
+  const mpi::ExecConfig e = mpi::tree_config(mpi::comm_state(comm));
   const auto sum = [](const std::vector<std::int64_t>& m, plan::rank_t lo, plan::rank_t hi) {
     return std::accumulate(m.begin() + lo, m.begin() + hi + 1, std::int64_t{0});
   };

@@ -1,0 +1,51 @@
+// The C API's shared pieces (c_api.cpp, c_api_requests.cpp): MPI error
+// codes raised through the communicator's error handler, MPI's int arrays.
+#pragma once
+
+#include <cstdio>
+#include <new>
+#include <vector>
+
+#include "collectives.hpp"
+#include "optcoll/error.hpp"
+
+namespace optcoll::mpi {
+
+// The MPI error class of an optcoll error code.
+int error_class_of(Errc e);
+
+// Runs f; on failure raises the MPI error code on comm's error handler
+// (MPI_COMM_WORLD's when comm itself is unusable) and returns it.
+template <class F>
+int guarded(MPI_Comm comm, F&& f) noexcept {
+  int code = MPI_SUCCESS;
+  try {
+    f();
+    return MPI_SUCCESS;
+  } catch (const MpiError& e) {
+    code = e.mpi_code();
+  } catch (const Error& e) {
+    code = error_class_of(e.code());
+    std::fprintf(stderr, "optcoll: %s\n", e.what());
+  } catch (const std::bad_alloc&) {
+    code = MPI_ERR_NO_MEM;
+  } catch (...) {
+    code = MPI_ERR_INTERN;
+  }
+  int cls = code;
+  PMPI_Error_class(code, &cls);
+  const MPI_Comm handler = (comm == MPI_COMM_NULL || cls == MPI_ERR_COMM) ? MPI_COMM_WORLD : comm;
+  PMPI_Comm_call_errhandler(handler, code);
+  return code;
+}
+
+// MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
+std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what);
+
+// The root's int arrays as 64-bit ones (other ranks: empty, never read).
+struct Counts {
+  std::vector<std::int64_t> counts, displs;
+};
+Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm);
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,254 @@
+// The C API's requests (optcoll/optcoll.h): persistent and nonblocking
+// collectives, OPTCOLL_Start / Test / Wait / Request_free.
+#include <memory>
+
+#include "c_api.hpp"
+#include "mpi/request.hpp"
+#include "optcoll/optcoll.h"
+#include "optcoll/optcoll.hpp"
+
+struct OPTCOLL_Request_s {
+  optcoll::Request request;
+};
+
+namespace {
+
+// Makes *request from make() (an optcoll::Request), raising errors on comm.
+template <class Make>
+int new_request(MPI_Comm comm, OPTCOLL_Request* request, Make&& make) {
+  return optcoll::mpi::guarded(comm, [&] {
+    if (request == nullptr) throw optcoll::MpiError(MPI_ERR_ARG, "optcoll: NULL request");
+    auto r = std::make_unique<OPTCOLL_Request_s>();
+    r->request = make();
+    *request = r.release();
+  });
+}
+
+MPI_Comm request_comm(const OPTCOLL_Request* request) {
+  return request != nullptr && *request != nullptr ? (*request)->request.comm() : MPI_COMM_WORLD;
+}
+void check_request(const OPTCOLL_Request* request) {
+  if (request == nullptr || *request == nullptr) throw optcoll::MpiError(MPI_ERR_REQUEST, "optcoll: null request");
+}
+void empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+}
+// A completed nonblocking call's request is freed (MPI: set to null).
+void release_if_done(OPTCOLL_Request* request) {
+  if ((*request)->request.persistent() || (*request)->request.active()) return;
+  std::unique_ptr<OPTCOLL_Request_s> gone(*request);
+  *request = OPTCOLL_REQUEST_NULL;
+}
+
+}  // namespace
+
+extern "C" int OPTCOLL_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                                  MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] { return optcoll::bcast_init(buffer, count, datatype, root, comm); });
+}
+
+extern "C" int OPTCOLL_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   int root, MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request,
+                     [&] { return optcoll::reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm); });
+}
+
+extern "C" int OPTCOLL_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request,
+                     [&] { return optcoll::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm); });
+}
+
+extern "C" int OPTCOLL_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                              OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] { return optcoll::ibcast(buffer, count, datatype, root, comm); });
+}
+
+extern "C" int OPTCOLL_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               int root, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request,
+                     [&] { return optcoll::ireduce(sendbuf, recvbuf, count, datatype, op, root, comm); });
+}
+
+extern "C" int OPTCOLL_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                  MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] { return optcoll::iallreduce(sendbuf, recvbuf, count, datatype, op, comm); });
+}
+
+extern "C" int OPTCOLL_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
+                                      OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
+                                    optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
+                                    optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
+                                    optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
+                                    optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
+                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
+                                                 OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                                             MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
+                                           OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
+                                        op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
+                                        op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
+    return optcoll::gatherv_init(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm);
+  });
+}
+
+extern "C" int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     int root, MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
+    return optcoll::scatterv_init(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  });
+}
+
+extern "C" int OPTCOLL_Start(OPTCOLL_Request* request) {
+  return optcoll::mpi::guarded(request_comm(request), [&] {
+    check_request(request);
+    (*request)->request.start();
+  });
+}
+
+extern "C" int OPTCOLL_Test(OPTCOLL_Request* request, int* flag, MPI_Status* status) {
+  return optcoll::mpi::guarded(request_comm(request), [&] {
+    if (flag == nullptr) throw optcoll::MpiError(MPI_ERR_ARG, "optcoll: NULL flag");
+    *flag = 1;
+    if (request != nullptr && *request != nullptr) {
+      *flag = (*request)->request.test() ? 1 : 0;
+      if (*flag != 0) release_if_done(request);
+    }
+    if (*flag != 0) empty_status(status);
+  });
+}
+
+extern "C" int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status) {
+  return optcoll::mpi::guarded(request_comm(request), [&] {
+    empty_status(status);
+    if (request == nullptr || *request == nullptr) return;  // MPI: waiting on a null request returns at once
+    (*request)->request.wait();
+    release_if_done(request);
+  });
+}
+
+extern "C" int OPTCOLL_Request_free(OPTCOLL_Request* request) {
+  return optcoll::mpi::guarded(request_comm(request), [&] {
+    check_request(request);
+    if ((*request)->request.active())
+      throw optcoll::MpiError(MPI_ERR_REQUEST, "optcoll: free of an active request (wait first)");
+    std::unique_ptr<OPTCOLL_Request_s> gone(*request);
+    *request = OPTCOLL_REQUEST_NULL;
+  });
+}

@@ -1,0 +1,364 @@
+// Persistent (bcast_init, reduce_init, allreduce_init) and nonblocking
+// (ibcast, ireduce, iallreduce) requests against native MPI: many starts of
+// one request on new data, every registry algorithm, several requests
+// outstanding on one communicator and on several, completion by test()
+// alone, a start that must not wait for other ranks, and the C API's
+// handles.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpi_test_util.hpp"
+#include "optcoll/optcoll.h"
+#include "optcoll/optcoll.hpp"
+#include "optcoll/plan/algorithms.hpp"
+
+namespace optcoll::test {
+namespace {
+
+// The native result of one call of op (bcast: buf is the root's data).
+void native(plan::Collective op, const Buffer& send, Buffer& out, int root, MPI_Op mop, MPI_Comm comm) {
+  const auto n = static_cast<int>(send.count);
+  if (n == 0) return;
+  switch (op) {
+    case plan::Collective::bcast:
+      out = send;
+      ASSERT_EQ(MPI_Bcast(out.data(), n, send.type(), root, comm), MPI_SUCCESS);
+      break;
+    case plan::Collective::reduce:
+      ASSERT_EQ(MPI_Reduce(send.data(), out.data(), n, send.type(), mop, root, comm), MPI_SUCCESS);
+      break;
+    default:
+      ASSERT_EQ(MPI_Allreduce(send.data(), out.data(), n, send.type(), mop, comm), MPI_SUCCESS);
+      break;
+  }
+}
+
+// A request of op on (send, got): persistent or nonblocking (started).
+Request make(plan::Collective op, bool persistent, Buffer& send, Buffer& got, bool in_place, int root, MPI_Op mop,
+             MPI_Comm comm, const Options& o) {
+  const std::int64_t n = send.count;
+  // Reduce: MPI_IN_PLACE at the root only.
+  const bool here = in_place && (op != plan::Collective::reduce || world_rank() == root);
+  const void* sb = here ? MPI_IN_PLACE : send.data();
+  switch (op) {
+    case plan::Collective::bcast:
+      return persistent ? bcast_init(got.data(), n, got.type(), root, comm, o)
+                        : ibcast(got.data(), n, got.type(), root, comm, o);
+    case plan::Collective::reduce:
+      return persistent ? reduce_init(sb, got.data(), n, got.type(), mop, root, comm, o)
+                        : ireduce(sb, got.data(), n, got.type(), mop, root, comm, o);
+    default:
+      return persistent ? allreduce_init(sb, got.data(), n, got.type(), mop, comm, o)
+                        : iallreduce(sb, got.data(), n, got.type(), mop, comm, o);
+  }
+}
+
+// Fills the inputs of run `it` (bcast: got at the root; in place: got).
+void fill(plan::Collective op, Buffer& send, Buffer& got, bool in_place, int root, std::uint64_t seed) {
+  const int r = world_rank();
+  send.fill(seed);
+  if (op == plan::Collective::bcast) {
+    if (r == root)
+      got = send;
+    else
+      got.fill(seed + 7);
+  } else if (in_place && (op == plan::Collective::allreduce || r == root)) {
+    got = send;
+  } else {
+    got.fill(seed + 7);
+  }
+}
+
+// Whether rank r holds a result of op.
+bool has_result(plan::Collective op, int root) {
+  return op != plan::Collective::reduce || world_rank() == root;
+}
+
+struct Case {
+  plan::Collective op;
+  Kind kind;
+  MPI_Op mop;
+  const char* mop_name;
+};
+
+std::vector<Case> cases() {
+  return {{plan::Collective::bcast, Kind::int32, MPI_OP_NULL, "-"},
+          {plan::Collective::bcast, Kind::strided, MPI_OP_NULL, "-"},
+          {plan::Collective::reduce, Kind::int32, MPI_SUM, "MPI_SUM"},
+          {plan::Collective::reduce, Kind::matrix, Ops::get().matrix, "matrix"},
+          {plan::Collective::reduce, Kind::strided, Ops::get().ring, "ring"},
+          {plan::Collective::allreduce, Kind::int32, MPI_SUM, "MPI_SUM"},
+          {plan::Collective::allreduce, Kind::float64, MPI_SUM, "MPI_SUM"},
+          {plan::Collective::allreduce, Kind::matrix, Ops::get().matrix, "matrix"}};
+}
+
+// Every registry algorithm of c.op (and the automatic choice) as a
+// persistent request started three times on new data, with a blocking
+// optcoll call between starts; in place too where MPI allows it.
+TEST(MpiRequests, PersistentEqualsNativeOnEveryStart) {
+  TestComm comm;
+  const int p = world_size();
+  for (const Case& c : cases()) {
+    for (std::int64_t count : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}}) {
+      std::vector<std::string> algs{""};
+      if (c.kind == Kind::int32 || c.kind == Kind::matrix)
+        for (const plan::AlgorithmInfo& a : plan::algorithms())
+          if (a.op == c.op) algs.emplace_back(a.name);
+      for (const std::string& alg : algs) {
+        for (bool in_place : {false, true}) {
+          if (in_place && c.op == plan::Collective::bcast) continue;
+          const int root = p / 2;
+          SCOPED_TRACE(std::string(plan::to_string(c.op)) + " " + name(c.kind) + " " + c.mop_name + " alg=" + alg +
+                       " count=" + std::to_string(count) + (in_place ? " in place" : ""));
+          Buffer send(c.kind, count), got(c.kind, count), expect(c.kind, count);
+          Request req = make(c.op, true, send, got, in_place, root, c.mop, comm, Options{alg, 0});
+          EXPECT_FALSE(req.active());
+          for (int it = 0; it < 3; ++it) {
+            fill(c.op, send, got, in_place, root, seed_of({world_rank(), it, count}));
+            native(c.op, send, expect, root, c.mop, comm);
+            req.start();
+            EXPECT_TRUE(req.active());
+            req.wait();
+            EXPECT_FALSE(req.active());
+            if (count > 0 && has_result(c.op, root)) {
+              EXPECT_EQ(first_difference(got, expect), -1) << "start " << it;
+            }
+            int other = world_rank();
+            allreduce(MPI_IN_PLACE, &other, 1, MPI_INT, MPI_MAX, comm);
+            EXPECT_EQ(other, p - 1);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The all-broadcasts, the reduce-scatters and the scans: each as a
+// persistent request started three times on new data and as a nonblocking
+// call, against the native blocking call on the same input (irregular
+// counts for the v-variants, a count of 0 at rank 1).
+TEST(MpiRequests, OtherCollectivesEqualNative) {
+  TestComm comm;
+  const int p = world_size(), r = world_rank();
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+  std::vector<int> icounts(static_cast<std::size_t>(p)), idispls(static_cast<std::size_t>(p));
+  std::int64_t total = 0;
+  for (int i = 0; i < p; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    counts[u] = i == 1 ? 0 : 3 + (i * 7) % 11;
+    displs[u] = total;
+    icounts[u] = static_cast<int>(counts[u]);
+    idispls[u] = static_cast<int>(total);
+    total += counts[u];
+  }
+  const std::int64_t n = 40;  // regular calls: elements per rank
+  const std::int64_t mine = counts[static_cast<std::size_t>(r)];
+  struct Op {
+    const char* name;
+    std::int64_t in, out;  // elements of the input and the result
+    std::function<Request(bool, const int*, int*)> optcoll;
+    std::function<void(const int*, int*)> native;
+  };
+  const std::vector<Op> ops{
+      {"allgather", n, n * p,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? allgather_init(in, out, n, MPI_INT, comm) : iallgather(in, out, n, MPI_INT, comm);
+       },
+       [&](const int* in, int* out) { MPI_Allgather(in, int(n), MPI_INT, out, int(n), MPI_INT, comm); }},
+      {"allgatherv", mine, total,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? allgatherv_init(in, mine, out, counts, displs, MPI_INT, comm)
+                     : iallgatherv(in, mine, out, counts, displs, MPI_INT, comm);
+       },
+       [&](const int* in, int* out) {
+         MPI_Allgatherv(in, int(mine), MPI_INT, out, icounts.data(), idispls.data(), MPI_INT, comm);
+       }},
+      {"reduce_scatter_block", n * p, n,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? reduce_scatter_block_init(in, out, n, MPI_INT, MPI_SUM, comm)
+                     : ireduce_scatter_block(in, out, n, MPI_INT, MPI_SUM, comm);
+       },
+       [&](const int* in, int* out) { MPI_Reduce_scatter_block(in, out, int(n), MPI_INT, MPI_SUM, comm); }},
+      {"reduce_scatter", total, mine,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? reduce_scatter_init(in, out, counts, MPI_INT, MPI_SUM, comm)
+                     : ireduce_scatter(in, out, counts, MPI_INT, MPI_SUM, comm);
+       },
+       [&](const int* in, int* out) { MPI_Reduce_scatter(in, out, icounts.data(), MPI_INT, MPI_SUM, comm); }},
+      {"scan", n, n,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? scan_init(in, out, n, MPI_INT, Ops::get().ring, comm)
+                     : iscan(in, out, n, MPI_INT, Ops::get().ring, comm);
+       },
+       [&](const int* in, int* out) { MPI_Scan(in, out, int(n), MPI_INT, Ops::get().ring, comm); }},
+      {"exscan", n, n,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? exscan_init(in, out, n, MPI_INT, MPI_SUM, comm) : iexscan(in, out, n, MPI_INT, MPI_SUM, comm);
+       },
+       [&](const int* in, int* out) { MPI_Exscan(in, out, int(n), MPI_INT, MPI_SUM, comm); }},
+  };
+  for (const Op& op : ops) {
+    for (bool pers : {true, false}) {
+      SCOPED_TRACE(std::string(op.name) + (pers ? " persistent" : " nonblocking"));
+      std::vector<int> in(static_cast<std::size_t>(op.in) + 1), out(static_cast<std::size_t>(op.out) + 1, -1);
+      std::vector<int> expect = out;
+      Request req;
+      const int starts = pers ? 3 : 1;
+      for (int it = 0; it < starts; ++it) {
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(seed_of({r, it, std::int64_t(i)}) % 1000);
+        op.native(in.data(), expect.data());
+        if (it == 0) req = op.optcoll(pers, in.data(), out.data());
+        if (pers) req.start();
+        req.wait();
+        // Exscan's rank 0 has no result (MPI leaves recvbuf undefined).
+        if (std::string(op.name) != "exscan" || r != 0) {
+          EXPECT_EQ(out, expect) << "start " << it;
+        }
+      }
+    }
+  }
+}
+
+// Nonblocking calls of every case outstanding at once on one communicator,
+// then on two, completed in the reverse order by wait(), or all by test()
+// alone; against native MPI_I* calls outstanding beside them.
+TEST(MpiRequests, ManyOutstandingOnOneAndTwoCommunicators) {
+  TestComm a, b;
+  const int p = world_size();
+  const std::vector<Case> cs = cases();
+  for (int mode = 0; mode < 3; ++mode) {  // 0: one comm, wait; 1: two comms, wait; 2: two comms, test
+    SCOPED_TRACE("mode " + std::to_string(mode));
+    std::vector<Buffer> send, got, expect;
+    std::vector<Request> reqs;
+    std::vector<MPI_Request> natives;
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      send.emplace_back(cs[i].kind, 300 + 50 * static_cast<std::int64_t>(i));
+      got.emplace_back(cs[i].kind, send.back().count);
+      expect.emplace_back(cs[i].kind, send.back().count);
+    }
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      const Case& c = cs[i];
+      const int root = static_cast<int>(i) % p;
+      const MPI_Comm comm = mode > 0 && i % 2 == 1 ? static_cast<MPI_Comm>(b) : static_cast<MPI_Comm>(a);
+      fill(c.op, send[i], got[i], false, root, seed_of({world_rank(), mode, static_cast<std::int64_t>(i)}));
+      reqs.push_back(make(c.op, false, send[i], got[i], false, root, c.mop, comm, {}));
+      MPI_Request n = MPI_REQUEST_NULL;
+      const auto cnt = static_cast<int>(send[i].count);
+      if (c.op == plan::Collective::bcast) {
+        expect[i] = send[i];
+        ASSERT_EQ(MPI_Ibcast(expect[i].data(), cnt, send[i].type(), root, comm, &n), MPI_SUCCESS);
+      } else if (c.op == plan::Collective::reduce) {
+        ASSERT_EQ(MPI_Ireduce(send[i].data(), expect[i].data(), cnt, send[i].type(), c.mop, root, comm, &n),
+                  MPI_SUCCESS);
+      } else {
+        ASSERT_EQ(MPI_Iallreduce(send[i].data(), expect[i].data(), cnt, send[i].type(), c.mop, comm, &n), MPI_SUCCESS);
+      }
+      natives.push_back(n);
+    }
+    if (mode < 2) {
+      for (std::size_t i = reqs.size(); i-- > 0;) reqs[i].wait();
+    } else {
+      for (bool all = false; !all;) {
+        all = true;
+        for (Request& r : reqs) all = r.test() && all;
+      }
+    }
+    ASSERT_EQ(MPI_Waitall(static_cast<int>(natives.size()), natives.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    for (std::size_t i = 0; i < cs.size(); ++i) {
+      SCOPED_TRACE("call " + std::to_string(i));
+      EXPECT_FALSE(reqs[i].active());
+      if (has_result(cs[i].op, static_cast<int>(i) % p)) {
+        EXPECT_EQ(first_difference(got[i], expect[i]), -1);
+      }
+    }
+  }
+}
+
+// A start posts and returns: rank 1 (the Bcast's root, a contributor to
+// every Allreduce result) starts only after rank 0's start has returned and
+// sent it a token; a start that waited for other ranks would hang here.
+TEST(MpiRequests, StartDoesNotWaitForOtherRanks) {
+  TestComm comm;
+  const int p = world_size(), r = world_rank();
+  if (p == 1) GTEST_SKIP() << "one rank";
+  // The first optcoll call on a communicator measures it (collective):
+  // done here, before the calls whose start must not wait.
+  int warm = 0;
+  allreduce(MPI_IN_PLACE, &warm, 1, MPI_INT, MPI_SUM, comm);
+  for (plan::Collective op : {plan::Collective::bcast, plan::Collective::allreduce}) {
+    for (bool persistent : {true, false}) {
+      SCOPED_TRACE(std::string(plan::to_string(op)) + (persistent ? " persistent" : " nonblocking"));
+      Buffer send(Kind::int32, 20), got(Kind::int32, 20), expect(Kind::int32, 20);
+      fill(op, send, got, false, 1, seed_of({r, 5}));
+      native(op, send, expect, 1, MPI_SUM, comm);
+      int token = 0;
+      Request req;
+      if (persistent) {
+        req = make(op, true, send, got, false, 1, MPI_SUM, comm, {});  // collective
+        if (r == 1) {
+          ASSERT_EQ(MPI_Recv(&token, 1, MPI_INT, 0, 9, comm, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        }
+        req.start();
+      } else {
+        if (r == 1) {
+          ASSERT_EQ(MPI_Recv(&token, 1, MPI_INT, 0, 9, comm, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        }
+        req = make(op, false, send, got, false, 1, MPI_SUM, comm, {});
+      }
+      if (r == 0) {
+        ASSERT_EQ(MPI_Send(&token, 1, MPI_INT, 1, 9, comm), MPI_SUCCESS);
+      }
+      req.wait();
+      EXPECT_EQ(first_difference(got, expect), -1);
+    }
+  }
+}
+
+// The C API: handles, OPTCOLL_Test until done, a completed nonblocking
+// request set to OPTCOLL_REQUEST_NULL and not startable, a persistent one
+// started twice and freed while inactive.
+TEST(MpiRequests, CApiHandles) {
+  TestComm comm;
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const int p = world_size(), r = world_rank();
+  std::vector<int> v(100), w(100);
+  for (int i = 0; i < 100; ++i) v[static_cast<std::size_t>(i)] = r * 100 + i;
+  OPTCOLL_Request q = OPTCOLL_REQUEST_NULL;
+  ASSERT_EQ(OPTCOLL_Iallreduce(v.data(), w.data(), 100, MPI_INT, MPI_SUM, comm, &q), MPI_SUCCESS);
+  ASSERT_NE(q, OPTCOLL_REQUEST_NULL);
+  for (int flag = 0; flag == 0;) ASSERT_EQ(OPTCOLL_Test(&q, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(q, OPTCOLL_REQUEST_NULL);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(w[static_cast<std::size_t>(i)], 100 * (p * (p - 1) / 2) + p * i);
+
+  ASSERT_EQ(OPTCOLL_Ibcast(v.data(), 100, MPI_INT, p - 1, comm, &q), MPI_SUCCESS);
+  EXPECT_EQ(OPTCOLL_Start(&q), MPI_ERR_REQUEST);  // a nonblocking call's request
+  ASSERT_EQ(OPTCOLL_Wait(&q, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(q, OPTCOLL_REQUEST_NULL);
+  EXPECT_EQ(v[0], (p - 1) * 100);
+
+  OPTCOLL_Request s = OPTCOLL_REQUEST_NULL;
+  int x = 0, sum = 0;
+  ASSERT_EQ(OPTCOLL_Allreduce_init(&x, &sum, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &s), MPI_SUCCESS);
+  for (int it = 1; it <= 2; ++it) {
+    x = r * it;
+    ASSERT_EQ(OPTCOLL_Start(&s), MPI_SUCCESS);
+    EXPECT_EQ(OPTCOLL_Start(&s), MPI_ERR_REQUEST);  // active
+    EXPECT_EQ(OPTCOLL_Request_free(&s), MPI_ERR_REQUEST);
+    ASSERT_EQ(OPTCOLL_Wait(&s, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_NE(s, OPTCOLL_REQUEST_NULL);  // persistent: kept
+    EXPECT_EQ(sum, it * p * (p - 1) / 2);
+  }
+  ASSERT_EQ(OPTCOLL_Request_free(&s), MPI_SUCCESS);
+  EXPECT_EQ(s, OPTCOLL_REQUEST_NULL);
+
+  // Bad input at init: the blocking call's checks, as MPI error classes.
+  EXPECT_EQ(OPTCOLL_Bcast_init(v.data(), -1, MPI_INT, 0, comm, MPI_INFO_NULL, &s), MPI_ERR_COUNT);
+  EXPECT_EQ(OPTCOLL_Ireduce(v.data(), w.data(), 1, MPI_INT, MPI_SUM, p, comm, &s), MPI_ERR_ROOT);
+  EXPECT_EQ(s, OPTCOLL_REQUEST_NULL);
+}
+
+}  // namespace
+}  // namespace optcoll::test
