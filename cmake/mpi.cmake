@@ -43,6 +43,7 @@ add_library(optcoll_mpi
   src/mpi/c_api.cpp
   src/mpi/c_api_requests.cpp
   src/mpi/cpp_api.cpp
+  src/mpi/cpp_api_requests.cpp
 )
 add_library(optcoll::mpi ALIAS optcoll_mpi)
 target_link_libraries(optcoll_mpi PUBLIC optcoll MPI::MPI_CXX MPI::MPI_C PRIVATE $<BUILD_INTERFACE:optcoll_warnings>)
@@ -112,7 +113,7 @@ if(OPTCOLL_BUILD_TESTS)
 endif()
 
 if(OPTCOLL_BUILD_BENCH)
-  foreach(b mpi_bcast_reduce mpi_collectives mpi_gatherv)
+  foreach(b mpi_bcast_reduce mpi_collectives mpi_gatherv mpi_requests)
     add_executable(${b} bench/${b}.cpp)
     target_link_libraries(${b} PRIVATE optcoll_mpi fmt::fmt optcoll_warnings)
   endforeach()

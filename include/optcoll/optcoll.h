@@ -212,6 +212,34 @@ int OPTCOLL_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datat
 int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     OPTCOLL_Request* request);
 
+/* Gather, Scatter, Alltoall, Alltoallv; nonblocking Gatherv and Scatterv
+ * (their persistent forms: OPTCOLL_Gatherv_init below). OPTCOLL_Igatherv
+ * and OPTCOLL_Iscatterv build their tree at the call, which exchanges
+ * messages among the ranks: the call returns once every rank has made it. */
+int OPTCOLL_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request);
+int OPTCOLL_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       OPTCOLL_Request* request);
+int OPTCOLL_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request);
+int OPTCOLL_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      OPTCOLL_Request* request);
+
 /* OPTCOLL_Test advances a started request as far as it can without
  * blocking (its rounds progress only inside OPTCOLL_Test and OPTCOLL_Wait)
  * and sets *flag to 1 when it is complete (or null, or inactive). */

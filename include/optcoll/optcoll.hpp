@@ -220,6 +220,39 @@ Request exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
 Request iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 const Options& options = {});
 
+// The same for Gather, Scatter, Alltoall and Alltoallv; nonblocking Gatherv
+// and Scatterv (their persistent forms: gatherv_init below). Igatherv and
+// Iscatterv build their tree at the call, which exchanges messages among
+// the ranks: the call returns once every rank has made it.
+Request gather_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const Options& options = {});
+Request igather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options = {});
+Request scatter_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const Options& options = {});
+Request iscatter(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options = {});
+Request igatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, const Options& options = {});
+Request iscatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+                  MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, const Options& options = {});
+Request alltoall_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request ialltoall(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request alltoallv_init(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                       std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                       std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
+                       MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request ialltoallv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
+                   MPI_Datatype sendtype, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                   std::span<const std::int64_t> rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                   const Options& options = {});
+
 // Persistent Gatherv / Scatterv: the optimal ordered tree for these counts,
 // computed once at the root (Traff 2018, Figure 6) and distributed; the
 // buffers must stay valid while the request lives. Collective.

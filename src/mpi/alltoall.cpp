@@ -13,6 +13,7 @@
 #include <string>
 
 #include "exchange.hpp"
+#include "mpi/request.hpp"
 
 namespace optcoll::mpi {
 namespace exchange {
@@ -59,24 +60,25 @@ Side make_side(const void* buf, std::span<const std::int64_t> counts, std::span<
   s.staged = true;
   s.base = stage.get(std::max<std::int64_t>(at, 1));
   if (fill)
-    for (std::size_t g = 0; g < n; ++g) {
-      if (counts[g] == 0) continue;
-      void* elem0 = const_cast<std::byte*>(offset(buf, displs[g] * t.extent));
-      std::byte* dst = static_cast<std::byte*>(s.base) + s.groups[g].offset;
-      pack_bytes(elem0, counts[g], t, dst);
-    }
+    before_each_run([buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
+                     d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
+                     base = static_cast<std::byte*>(s.base), g = s.groups] {
+      for (std::size_t k = 0; k < n; ++k)
+        if (c[k] != 0) pack_bytes(offset(buf, d[k] * t.extent), c[k], t, base + g[k].offset);
+    });
   return s;
 }
 
 void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, std::span<const std::int64_t> displs,
              const TypeInfo& t) {
   if (!side.staged) return;
-  for (std::size_t g = 0; g < side.groups.size(); ++g) {
-    if (counts[g] == 0) continue;
-    std::byte* src = static_cast<std::byte*>(side.base) + side.groups[g].offset;
-    void* elem0 = offset(buf, displs[g] * t.extent);
-    unpack_bytes(src, elem0, counts[g], t);
-  }
+  const std::size_t n = side.groups.size();
+  after_each_run([buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
+                  d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
+                  base = static_cast<std::byte*>(side.base), g = side.groups] {
+    for (std::size_t k = 0; k < n; ++k)
+      if (c[k] != 0) unpack_bytes(base + g[k].offset, offset(buf, d[k] * t.extent), c[k], t);
+  });
 }
 
 void agree_pairs(Agreement& agree, const void* sendbuf, std::span<const std::int64_t> sendcounts, MPI_Datatype sendtype,
@@ -97,7 +99,9 @@ void copy_own(const Side& send, const Side& recv) {
   const plan::Segment& b = recv.groups[0];
   if (a.count != b.count) throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the own send and receive sizes differ");
   if (a.count > 0)
-    std::memmove(offset(recv.base, b.offset), offset(send.base, a.offset), static_cast<std::size_t>(a.count));
+    before_each_run([to = offset(recv.base, b.offset), from = offset(send.base, a.offset), n = a.count] {
+      std::memmove(to, from, static_cast<std::size_t>(n));
+    });
 }
 
 }  // namespace exchange
@@ -109,7 +113,9 @@ void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, s
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls, const TypeInfo& rt,
                   std::int64_t block_bytes, MPI_Comm comm, const Options& options) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  ByteBuffer send_stage, recv_stage;
+  ByteBuffer send_buffer, recv_buffer;  // a request's own under a Capture
+  ByteBuffer& send_stage = request_buffer(send_buffer);
+  ByteBuffer& recv_stage = request_buffer(recv_buffer);
   const exchange::Side send =
       in_place ? exchange::make_side(recvbuf, recvcounts, rdispls, c.size, rt, send_stage, true, true)
                : exchange::make_side(sendbuf, sendcounts, sdispls, c.size, st, send_stage, true, false);

@@ -1,6 +1,7 @@
 // The C API's requests (optcoll/optcoll.h): persistent and nonblocking
 // collectives, OPTCOLL_Start / Test / Wait / Request_free.
 #include <memory>
+#include <vector>
 
 #include "c_api.hpp"
 #include "mpi/request.hpp"
@@ -193,6 +194,116 @@ extern "C" int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MP
   return new_request(comm, request, [&] {
     return optcoll::mpi::make_request(comm, false, [&] {
       optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
+                                   OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
+                                    OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
+                                     OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
+                                      OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    using optcoll::mpi::widen;
+    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
+    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
+    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
+    const std::vector<std::int64_t> rc = widen(recvcounts, comm, "recvcounts"), rd = widen(rdispls, comm, "rdispls");
+    return optcoll::mpi::make_request(comm, true, [&] {
+      optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    using optcoll::mpi::widen;
+    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
+    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
+    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
+    const std::vector<std::int64_t> rc = widen(recvcounts, comm, "recvcounts"), rd = widen(rdispls, comm, "rdispls");
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm, {});
+    });
+  });
+}
+
+extern "C" int OPTCOLL_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 OPTCOLL_Request* request) {
+  return new_request(comm, request, [&] {
+    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
+    return optcoll::mpi::make_request(comm, false, [&] {
+      optcoll::mpi::scatterv_impl(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
     });
   });
 }

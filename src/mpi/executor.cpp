@@ -83,23 +83,75 @@ void MpiExecutor::set_parts(std::span<const Part> parts) {
 
 void MpiExecutor::start(const plan::RankPlan& plan) {
   started_ = &plan;
+  replay_ = nullptr;
   next_round_ = 0;
   round_open_ = false;
-  if (plan.rounds() > 0) {
-    plan::post_round(plan, next_round_++, step_, *this);
+  if (plan.rounds() > 0) post_next();
+}
+
+void MpiExecutor::start_replay(const Trace& trace) {
+  started_ = nullptr;
+  replay_ = &trace;
+  next_round_ = 0;
+  replay_msg_ = 0;
+  round_open_ = false;
+  if (!trace.round_end.empty()) post_next();
+}
+
+void MpiExecutor::post_next() {
+  if (replay_ == nullptr) {
+    plan::post_round(*started_, next_round_++, step_, *this);
     round_open_ = true;
+    return;
   }
+  const Trace& t = *replay_;
+  const TypeInfo& ty = cfg_.type;
+  const std::size_t end = t.round_end[static_cast<std::size_t>(next_round_++)];
+  replay_received_ = false;
+  for (; replay_msg_ < end; ++replay_msg_) {
+    const Trace::Msg& m = t.msgs[replay_msg_];
+    const Segment seg{m.offset, m.count};
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (m.send) {
+      check(PMPI_Isend(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+      defer(r, seg);
+    } else {
+      if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
+      check(PMPI_Irecv(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+      requests_.push_back(r);
+      replay_in_ = seg;
+      replay_received_ = true;
+    }
+  }
+  round_open_ = true;
+}
+
+void MpiExecutor::close_round() {
+  round_open_ = false;
+  if (replay_ == nullptr) return wait();
+  wait_all(requests_, cfg_.wait, cfg_.spin);
+  requests_.clear();
+  if (replay_received_ && !deferred_.empty()) complete_deferred({&replay_in_, 1}, false);
+}
+
+void MpiExecutor::end_run() {
+  if (replay_ != nullptr) {
+    replay_ = nullptr;
+    complete_deferred({}, true);
+    return;
+  }
+  started_ = nullptr;
+  finish();
 }
 
 void MpiExecutor::complete() {
-  if (started_ == nullptr) return;  // progress() finished the run
-  const plan::RankPlan& plan = *std::exchange(started_, nullptr);
-  if (std::exchange(round_open_, false)) wait();
-  while (next_round_ < plan.rounds()) {
-    plan::post_round(plan, next_round_++, step_, *this);
-    wait();
+  if (started_ == nullptr && replay_ == nullptr) return;  // progress() finished the run
+  if (round_open_) close_round();
+  while (next_round_ < total_rounds()) {
+    post_next();
+    close_round();
   }
-  finish();
+  end_run();
 }
 
 namespace {
@@ -114,8 +166,7 @@ bool test_all(std::span<MPI_Request> requests) {
 }  // namespace
 
 bool MpiExecutor::progress() {
-  if (started_ == nullptr) return true;
-  const plan::RankPlan& plan = *started_;
+  if (started_ == nullptr && replay_ == nullptr) return true;
   std::array<MPI_Request, kMaxDeferred> deferred{};
   const auto deferred_done = [&] {  // then complete_deferred() waits for nothing
     std::size_t n = 0;
@@ -127,18 +178,15 @@ bool MpiExecutor::progress() {
   for (;;) {
     if (round_open_) {
       if (!test_all(requests_)) return false;
-      if (in_.form != Form::none && !deferred_done()) return false;
-      wait();
-      round_open_ = false;
+      if (open_round_needs_deferred() && !deferred_done()) return false;
+      close_round();
     }
-    if (next_round_ < plan.rounds()) {
-      plan::post_round(plan, next_round_++, step_, *this);
-      round_open_ = true;
+    if (next_round_ < total_rounds()) {
+      post_next();
       continue;
     }
     if (!deferred_done()) return false;
-    started_ = nullptr;
-    finish();
+    end_run();
     return true;
   }
 }
@@ -164,34 +212,6 @@ void MpiExecutor::trace(bool is_send, int peer, const Segment& seg) {
   }
   trace_->msgs.push_back({seg.offset, static_cast<std::int32_t>(seg.count), peer, is_send});
   trace_->largest = std::max(trace_->largest, seg.count);
-}
-
-void MpiExecutor::replay(const Trace& t) {
-  const TypeInfo& ty = cfg_.type;
-  std::size_t k = 0;
-  for (const std::size_t end : t.round_end) {
-    bool received = false;
-    Segment in{};
-    for (; k < end; ++k) {
-      const Trace::Msg& m = t.msgs[k];
-      const Segment seg{m.offset, m.count};
-      MPI_Request r = MPI_REQUEST_NULL;
-      if (m.send) {
-        check(PMPI_Isend(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-        defer(r, seg);
-      } else {
-        if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
-        check(PMPI_Irecv(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
-        requests_.push_back(r);
-        in = seg;
-        received = true;
-      }
-    }
-    wait_all(requests_, cfg_.wait, cfg_.spin);
-    requests_.clear();
-    if (received && !deferred_.empty()) complete_deferred({&in, 1}, false);
-  }
-  complete_deferred({}, true);
 }
 
 void MpiExecutor::finish() {

@@ -173,7 +173,13 @@ class MpiExecutor final : public plan::Executor {
     bool valid = false;
   };
   void record(Trace* trace);  // after bind(); null: stop recording
-  void replay(const Trace& trace);
+  // start_replay() posts the trace's first round and returns; progress()
+  // and complete() go on as after start(). replay() = both.
+  void start_replay(const Trace& trace);
+  void replay(const Trace& trace) {
+    start_replay(trace);
+    complete();
+  }
 
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override;
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override;
@@ -257,9 +263,24 @@ class MpiExecutor final : public plan::Executor {
   }
   void trace(bool is_send, int peer, const plan::Segment& seg);
   const std::byte* init_ = nullptr;
-  const plan::RankPlan* started_ = nullptr;  // between start() and complete()
-  std::int64_t next_round_ = 0;              // of started_: the next to post
-  bool round_open_ = false;                  // a round is posted and not waited for
+  // The run between start() / start_replay() and its end: a plan walked,
+  // or a trace replayed.
+  const plan::RankPlan* started_ = nullptr;
+  const Trace* replay_ = nullptr;
+  std::int64_t next_round_ = 0;  // the next round to post
+  bool round_open_ = false;      // a round is posted and not finished
+  std::size_t replay_msg_ = 0;   // replay: the next message
+  plan::Segment replay_in_;      // replay: the open round's receive
+  bool replay_received_ = false;
+  std::int64_t total_rounds() const noexcept {
+    return replay_ != nullptr ? static_cast<std::int64_t>(replay_->round_end.size()) : started_->rounds();
+  }
+  void post_next();    // posts round next_round_
+  void close_round();  // finishes the open round (waits for what is left)
+  void end_run();      // after the last round
+  bool open_round_needs_deferred() const noexcept {
+    return replay_ != nullptr ? replay_received_ : in_.form != Form::none;
+  }
   bool commutative_ = true;
   bool materialize_at_end_ = false;
   std::vector<std::uint8_t> fresh_;  // per data block: 1 while its content is only in init_

@@ -5,6 +5,7 @@
 // blocks it is optimal in the linear cost model (Proposition 1), and every
 // rank computes its part from (p, root, rank) in O(log p): nothing to
 // exchange. Buffers and type handling: tree_run.hpp.
+#include "mpi/request.hpp"
 #include "tree_build.hpp"
 
 namespace optcoll::mpi {
@@ -24,9 +25,7 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   // Every tree of the registry is the binomial tree on equal blocks: the
   // variable is only checked.
   tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
-  TreeRun run(std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes), tree_config(s));
-  run.run(s.executor, s.scratch, s.work);
-  release_call_buffers(s);
+  run_tree(s, std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 
 #include "optcoll/select/select.hpp"
 
+#include "mpi/request.hpp"
 #include "tree_build.hpp"
 
 namespace optcoll::mpi {
@@ -58,9 +59,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
       t = two_rank_tree(two, c.size, c.rank, root, a.is_root ? &a.order : nullptr);
     }
   }
-  TreeRun run(std::move(a), std::move(t), e);
-  run.run(s.executor, s.scratch, s.work);
-  release_call_buffers(s);
+  run_tree(s, std::move(a), std::move(t));
 }
 
 void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,

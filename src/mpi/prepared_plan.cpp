@@ -70,19 +70,18 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
   scratch_ = &scratch;
 }
 
-void PreparedPlan::begin(bool may_replay) {
+void PreparedPlan::start() {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
   ex.bind(cfg_, buffers_.base, plan_->layout(), *scratch_);
   const bool plain = parts_.empty() && buffers_.init == nullptr;
-  replayed_ = may_replay && plain && trace_.valid && trace_.largest <= cfg_.chunk;
-  if (replayed_) {
-    ex.replay(trace_);  // every round: nothing left for complete()
+  if (plain && trace_.valid && trace_.largest <= cfg_.chunk) {
+    ex.start_replay(trace_);  // round 0 posted; progress() / complete() go on
     return;
   }
   if (!parts_.empty()) ex.set_parts(parts_);
   if (buffers_.init != nullptr) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
-  recording_ = may_replay && plain && !traced_;
+  recording_ = plain && !traced_;
   if (recording_) {
     traced_ = true;
     ex.record(&trace_);
@@ -90,29 +89,42 @@ void PreparedPlan::begin(bool may_replay) {
   try {
     ex.start(*plan_);
   } catch (...) {
-    if (recording_) trace_ = {};  // keep no half trace
-    recording_ = false;
+    abandon();
     throw;
   }
 }
 
 bool PreparedPlan::progress() {
-  if (replayed_) return true;
-  return ex_->progress();  // never recording: start() does not record
+  bool done = false;
+  try {
+    done = ex_->progress();
+  } catch (...) {
+    abandon();
+    throw;
+  }
+  if (done) end_recording();
+  return done;
 }
 
 void PreparedPlan::complete() {
-  if (replayed_) return;
   try {
     ex_->complete();
   } catch (...) {
-    if (recording_) trace_ = {};
-    recording_ = false;
+    abandon();
     throw;
   }
-  // complete() ends the recording (MpiExecutor::finish); an untraceable
-  // run leaves no trace.
+  end_recording();
+}
+
+void PreparedPlan::end_recording() noexcept {
+  // The executor's finish() ends the recording; an untraceable run leaves
+  // no trace.
   if (recording_ && !trace_.valid) trace_ = {};
+  recording_ = false;
+}
+
+void PreparedPlan::abandon() noexcept {
+  if (recording_) trace_ = {};  // keep no half trace
   recording_ = false;
 }
 

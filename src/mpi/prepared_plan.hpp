@@ -54,17 +54,17 @@ class PreparedPlan {
   };
   void bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch);
 
-  // One run of the bound call: start() posts round 0 and returns (a
-  // request's start: it must not wait for other ranks), complete() finishes
-  // it. run() = start() + complete(), except that a plain run replays the
-  // trace instead when it can (all rounds, waiting for each).
-  void start() { begin(false); }
-  // After start(): advances without blocking (MpiExecutor::progress); true
-  // when the run is done (complete() then returns at once).
+  // One run of the bound call: start() posts round 0 and returns (it never
+  // waits for other ranks: a request's start), progress() advances it
+  // without blocking (true when done), complete() finishes it (at once
+  // after progress() said done). run() = start() + complete(). A plain run
+  // replays the first plain run's trace when it can, round by round as
+  // well.
+  void start();
   bool progress();
   void complete();
   void run() {
-    begin(true);
+    start();
     complete();
   }
 
@@ -75,7 +75,8 @@ class PreparedPlan {
   bool traced() const noexcept { return traced_; }
 
  private:
-  void begin(bool may_replay);
+  void end_recording() noexcept;  // after a run
+  void abandon() noexcept;        // after a failed run
 
   const plan::AlgorithmInfo* algorithm_ = nullptr;  // null: a tree
   plan::PlanSpec spec_;
@@ -85,7 +86,6 @@ class PreparedPlan {
   MpiExecutor::Trace trace_;
   bool traced_ = false;  // the first plain run was recorded (trace_.valid: usable)
   bool recording_ = false;
-  bool replayed_ = false;
   ExecConfig cfg_;
   Buffers buffers_;
   std::vector<MpiExecutor::Part> parts_;

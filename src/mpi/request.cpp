@@ -69,21 +69,43 @@ detail::Persistent* capturing() noexcept {
   return t_capture;
 }
 
-void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t,
-                  MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
-                  std::span<const MpiExecutor::Part> parts) {
+namespace {
+// The settings of the request being built: its own duplicate (persistent;
+// made here, collective) or its own tag (nonblocking).
+ExecConfig request_config(CommState& s, ExecConfig cfg) {
   detail::Persistent& r = *t_capture;
-  ExecConfig cfg = exec_config(s, t, op);
   if (r.persistent) {
-    // Collective: every rank builds a plan for the same call.
     check(PMPI_Comm_dup(s.comm, &r.dup), "MPI_Comm_dup");
     check(PMPI_Comm_set_errhandler(r.dup, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
     cfg.comm = r.dup;
   } else {
     cfg.tag = kTag + 16 + static_cast<int>(s.request_calls++ % kRequestTags);
   }
+  return cfg;
+}
+}  // namespace
+
+void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t,
+                  MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
+                  std::span<const MpiExecutor::Part> parts) {
+  detail::Persistent& r = *t_capture;
+  const ExecConfig cfg = request_config(s, exec_config(s, t, op));
   r.plan = std::make_unique<PreparedPlan>(s, choice, spec, layout);
   r.plan->bind(cfg, {base, init, complete, parts}, r.ex, r.scratch);
+}
+
+void run_tree(CommState& s, TreeArgs a, RankTree t) {
+  if (t_capture == nullptr) {
+    TreeRun run(std::move(a), std::move(t), tree_config(s));
+    run.run(s.executor, s.scratch, s.work);
+    release_call_buffers(s);
+    return;
+  }
+  t_capture->tree = std::make_unique<TreeRun>(std::move(a), std::move(t), request_config(s, tree_config(s)));
+}
+
+ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept {
+  return t_capture != nullptr ? t_capture->stage[t_capture->stages++ % 2] : call_buffer;
 }
 
 ByteBuffer& work_buffer(CommState& s) noexcept {
@@ -133,97 +155,6 @@ Request make_request(MPI_Comm comm, bool persistent, const std::function<void()>
 }
 
 }  // namespace mpi
-
-Request bcast_init(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm,
-                   const Options& options) {
-  return mpi::make_request(comm, true, [&] { mpi::bcast_impl(buffer, count, type, root, comm, options); });
-}
-Request ibcast(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, false, [&] { mpi::bcast_impl(buffer, count, type, root, comm, options); });
-}
-Request reduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                    MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, true,
-                           [&] { mpi::reduce_impl(sendbuf, recvbuf, count, type, op, root, comm, options); });
-}
-Request ireduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, false,
-                           [&] { mpi::reduce_impl(sendbuf, recvbuf, count, type, op, root, comm, options); });
-}
-Request allreduce_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, true, [&] { mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options); });
-}
-Request iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                   const Options& options) {
-  return mpi::make_request(comm, false, [&] { mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options); });
-}
-
-Request allgather_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-                       const Options& options) {
-  return mpi::make_request(comm, true,
-                           [&] { mpi::allgather_impl(sendbuf, count, type, recvbuf, count, type, comm, options); });
-}
-Request iallgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-                   const Options& options) {
-  return mpi::make_request(comm, false,
-                           [&] { mpi::allgather_impl(sendbuf, count, type, recvbuf, count, type, comm, options); });
-}
-Request allgatherv_init(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
-                        std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                        MPI_Datatype type, MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, true, [&] {
-    mpi::allgatherv_impl(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
-  });
-}
-Request iallgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
-                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype type,
-                    MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, false, [&] {
-    mpi::allgatherv_impl(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
-  });
-}
-Request reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type,
-                                  MPI_Op op, MPI_Comm comm, const Options& options) {
-  return mpi::make_request(
-      comm, true, [&] { mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, type, op, comm, options); });
-}
-Request ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm, const Options& options) {
-  return mpi::make_request(
-      comm, false, [&] { mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, type, op, comm, options); });
-}
-Request reduce_scatter_init(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                            MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, true,
-                           [&] { mpi::reduce_scatter_impl(sendbuf, recvbuf, recvcounts, type, op, comm, options); });
-}
-Request ireduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts, MPI_Datatype type,
-                        MPI_Op op, MPI_Comm comm, const Options& options) {
-  return mpi::make_request(comm, false,
-                           [&] { mpi::reduce_scatter_impl(sendbuf, recvbuf, recvcounts, type, op, comm, options); });
-}
-Request scan_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                  const Options& options) {
-  return mpi::make_request(
-      comm, true, [&] { mpi::scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options); });
-}
-Request iscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-              const Options& options) {
-  return mpi::make_request(
-      comm, false, [&] { mpi::scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options); });
-}
-Request exscan_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    const Options& options) {
-  return mpi::make_request(
-      comm, true, [&] { mpi::scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options); });
-}
-Request iexscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                const Options& options) {
-  return mpi::make_request(
-      comm, false, [&] { mpi::scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options); });
-}
 
 Request::Request() noexcept = default;
 Request::Request(std::unique_ptr<detail::Persistent> impl) noexcept : impl_(std::move(impl)) {}

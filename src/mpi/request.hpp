@@ -38,6 +38,8 @@ struct Persistent {
   mpi::MpiExecutor ex;
   mpi::Scratch scratch;
   mpi::ByteBuffer work;
+  mpi::ByteBuffer stage[2];  // the exchanges' staging buffers
+  int stages = 0;
   bool active = false;   // started, not yet completed by test or wait
   bool running = false;  // the run has not finished
 
@@ -83,9 +85,16 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
                   MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
                   std::span<const MpiExecutor::Part> parts);
 
+// A gather or scatter tree's run (tree_run.hpp): now, or under a Capture
+// built into the request.
+void run_tree(CommState& s, TreeArgs a, RankTree t);
+
 // The call's working buffer: the request's own under a Capture, else the
 // communicator's.
 ByteBuffer& work_buffer(CommState& s) noexcept;
+// A buffer of the call's own (staging): under a Capture one of the
+// request's two, else call_buffer.
+ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept;
 
 // A blocking call's local step: run now, or under a Capture at each start
 // of the request (before its run) / when each run has completed (after).

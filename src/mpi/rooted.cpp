@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "mpi/request.hpp"
 #include "tree_build.hpp"
 
 namespace optcoll::mpi {
@@ -82,12 +83,15 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
 void copy_single_rank(const RootedCall& call) {
   const TreeArgs& a = call.a;
   if (a.mine == nullptr || call.my_bytes == 0) return;  // in place, or nothing
-  ByteBuffer tmp;
   void* group = offset(const_cast<void*>(a.all), a.groups[0].offset * a.all_type.extent);
-  if (a.op == plan::Collective::gather)
-    copy_typed(a.mine, a.mine_count, a.mine_type, group, a.groups[0].count, a.all_type, tmp);
-  else
-    copy_typed(group, a.groups[0].count, a.all_type, const_cast<void*>(a.mine), a.mine_count, a.mine_type, tmp);
+  before_each_run([op = a.op, mine = a.mine, n = a.mine_count, mt = a.mine_type, group, all_n = a.groups[0].count,
+                   at = a.all_type] {
+    ByteBuffer tmp;
+    if (op == plan::Collective::gather)
+      copy_typed(mine, n, mt, group, all_n, at, tmp);
+    else
+      copy_typed(group, all_n, at, const_cast<void*>(mine), n, mt, tmp);
+  });
 }
 
 }  // namespace optcoll::mpi

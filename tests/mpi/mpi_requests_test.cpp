@@ -6,7 +6,10 @@
 // handles.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <functional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,31 @@
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/algorithms.hpp"
+
+// Every C++ allocation of this program is counted (a start must make none).
+namespace {
+std::atomic<std::int64_t> g_allocations{0};
+}  // namespace
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+// GCC sees free() meet operator new's pointer after inlining: by design here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace optcoll::test {
 namespace {
@@ -136,10 +164,10 @@ TEST(MpiRequests, PersistentEqualsNativeOnEveryStart) {
   }
 }
 
-// The all-broadcasts, the reduce-scatters and the scans: each as a
-// persistent request started three times on new data and as a nonblocking
-// call, against the native blocking call on the same input (irregular
-// counts for the v-variants, a count of 0 at rank 1).
+// Every other collective: each as a persistent request started three times
+// on new data and as a nonblocking call, against the native blocking call
+// on the same input (irregular counts for the v-variants, a count of 0 at
+// rank 1, roots 0 and p - 1).
 TEST(MpiRequests, OtherCollectivesEqualNative) {
   TestComm comm;
   const int p = world_size(), r = world_rank();
@@ -156,6 +184,13 @@ TEST(MpiRequests, OtherCollectivesEqualNative) {
   }
   const std::int64_t n = 40;  // regular calls: elements per rank
   const std::int64_t mine = counts[static_cast<std::size_t>(r)];
+  // Alltoallv: every rank receives `mine` elements from each rank.
+  std::vector<std::int64_t> mine_counts(static_cast<std::size_t>(p), mine), mine_displs(static_cast<std::size_t>(p));
+  std::vector<int> imine_counts(static_cast<std::size_t>(p), static_cast<int>(mine)), imine_displs;
+  for (int i = 0; i < p; ++i) {
+    mine_displs[static_cast<std::size_t>(i)] = (p - 1 - i) * mine;  // reversed order
+    imine_displs.push_back(static_cast<int>((p - 1 - i) * mine));
+  }
   struct Op {
     const char* name;
     std::int64_t in, out;  // elements of the input and the result
@@ -194,6 +229,50 @@ TEST(MpiRequests, OtherCollectivesEqualNative) {
                      : iscan(in, out, n, MPI_INT, Ops::get().ring, comm);
        },
        [&](const int* in, int* out) { MPI_Scan(in, out, int(n), MPI_INT, Ops::get().ring, comm); }},
+      {"gather", n, r == p - 1 ? n * p : 0,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? gather_init(in, n, MPI_INT, out, n, MPI_INT, p - 1, comm)
+                     : igather(in, n, MPI_INT, out, n, MPI_INT, p - 1, comm);
+       },
+       [&](const int* in, int* out) { MPI_Gather(in, int(n), MPI_INT, out, int(n), MPI_INT, p - 1, comm); }},
+      {"scatter", r == 0 ? n * p : 0, n,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? scatter_init(in, n, MPI_INT, out, n, MPI_INT, 0, comm)
+                     : iscatter(in, n, MPI_INT, out, n, MPI_INT, 0, comm);
+       },
+       [&](const int* in, int* out) { MPI_Scatter(in, int(n), MPI_INT, out, int(n), MPI_INT, 0, comm); }},
+      {"gatherv", mine, r == 0 ? total : 0,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? gatherv_init(in, mine, MPI_INT, out, counts, displs, MPI_INT, 0, comm)
+                     : igatherv(in, mine, MPI_INT, out, counts, displs, MPI_INT, 0, comm);
+       },
+       [&](const int* in, int* out) {
+         MPI_Gatherv(in, int(mine), MPI_INT, out, icounts.data(), idispls.data(), MPI_INT, 0, comm);
+       }},
+      {"scatterv", r == p - 1 ? total : 0, mine,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? scatterv_init(in, counts, displs, MPI_INT, out, mine, MPI_INT, p - 1, comm)
+                     : iscatterv(in, counts, displs, MPI_INT, out, mine, MPI_INT, p - 1, comm);
+       },
+       [&](const int* in, int* out) {
+         MPI_Scatterv(in, icounts.data(), idispls.data(), MPI_INT, out, int(mine), MPI_INT, p - 1, comm);
+       }},
+      {"alltoall", n * p, n * p,
+       [&](bool pers, const int* in, int* out) {
+         return pers ? alltoall_init(in, n, MPI_INT, out, n, MPI_INT, comm)
+                     : ialltoall(in, n, MPI_INT, out, n, MPI_INT, comm);
+       },
+       [&](const int* in, int* out) { MPI_Alltoall(in, int(n), MPI_INT, out, int(n), MPI_INT, comm); }},
+      {"alltoallv", total, mine * p,
+       [&](bool pers, const int* in, int* out) {
+         // Rank r sends counts[j] to j and receives mine from everyone.
+         return pers ? alltoallv_init(in, counts, displs, MPI_INT, out, mine_counts, mine_displs, MPI_INT, comm)
+                     : ialltoallv(in, counts, displs, MPI_INT, out, mine_counts, mine_displs, MPI_INT, comm);
+       },
+       [&](const int* in, int* out) {
+         MPI_Alltoallv(in, icounts.data(), idispls.data(), MPI_INT, out, imine_counts.data(), imine_displs.data(),
+                       MPI_INT, comm);
+       }},
       {"exscan", n, n,
        [&](bool pers, const int* in, int* out) {
          return pers ? exscan_init(in, out, n, MPI_INT, MPI_SUM, comm) : iexscan(in, out, n, MPI_INT, MPI_SUM, comm);
@@ -313,6 +392,36 @@ TEST(MpiRequests, StartDoesNotWaitForOtherRanks) {
       }
       req.wait();
       EXPECT_EQ(first_difference(got, expect), -1);
+    }
+  }
+}
+
+// A start and its wait allocate nothing once the request has run once
+// (its executor, scratch and working buffer keep their capacity): Bcast,
+// Reduce (a non-root's working buffer) and Allreduce, small and pipelined,
+// with test() polling as well as wait().
+TEST(MpiRequests, StartAllocatesNothing) {
+  TestComm comm;
+  const int p = world_size();
+  for (const Case& c : cases()) {
+    if (c.kind != Kind::int32) continue;
+    for (std::int64_t count : {std::int64_t{2}, std::int64_t{100000}}) {
+      SCOPED_TRACE(std::string(plan::to_string(c.op)) + " count=" + std::to_string(count));
+      Buffer send(c.kind, count), got(c.kind, count);
+      fill(c.op, send, got, false, p - 1, seed_of({world_rank(), count}));
+      Request req = make(c.op, true, send, got, false, p - 1, c.mop, comm, {});
+      req.start();
+      req.wait();
+      const std::int64_t before = g_allocations.load();
+      for (int it = 0; it < 3; ++it) {
+        req.start();
+        if (it == 1) {
+          while (!req.test()) {
+          }
+        }
+        req.wait();
+      }
+      EXPECT_EQ(g_allocations.load() - before, 0);
     }
   }
 }

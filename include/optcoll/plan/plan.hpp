@@ -16,8 +16,10 @@
 // round's receive it may copy or combine blocks locally.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "optcoll/schedule/circulant.hpp"
@@ -80,6 +82,17 @@ struct Step {
     recv_from = from;
     on_recv = a;
     recv.push_back({block, 1});
+  }
+  // Exchanges the runs of send and recv (and their peers). Each vector
+  // keeps its own storage, so a Step reused across rounds stops allocating
+  // after one pass over the rounds (swapping the vectors would move
+  // capacity back and forth between them).
+  void swap_directions() {
+    std::swap(send_to, recv_from);
+    const auto ns = static_cast<std::ptrdiff_t>(send.size());
+    send.insert(send.end(), recv.begin(), recv.end());
+    recv.assign(send.begin(), send.begin() + ns);
+    send.erase(send.begin(), send.begin() + ns);
   }
 };
 

@@ -24,8 +24,7 @@ class ReversedPlan final : public RankPlan {
 
   void step(std::int64_t i, Step& out) const override {
     bcast_->step(rounds() - 1 - i, out);
-    std::swap(out.send_to, out.recv_from);
-    std::swap(out.send, out.recv);
+    out.swap_directions();
     out.on_recv = combine_;
   }
 
