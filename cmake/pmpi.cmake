@@ -14,7 +14,7 @@ set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Self-contained apart from MPI and the C++ runtime (optcoll and optcoll_mpi
 # linked in statically), exporting only MPI_* (src/pmpi/exports.map).
-add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp)
+add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp src/pmpi/requests.cpp)
 target_link_libraries(optcoll_pmpi PRIVATE optcoll_pmpi_impl optcoll_warnings)
 target_link_options(optcoll_pmpi PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map"
                     "LINKER:--no-undefined")
@@ -57,6 +57,35 @@ if(OPTCOLL_BUILD_TESTS)
                      $<TARGET_FILE:optcoll_pmpi_linked>)
     set_tests_properties(pmpi_dropin.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+  endforeach()
+
+  # Nonblocking and persistent collectives with every completion function,
+  # native requests in the same arrays (tests/pmpi/plain_requests.c).
+  add_executable(optcoll_pmpi_requests_plain tests/pmpi/plain_requests.c)
+  target_link_libraries(optcoll_pmpi_requests_plain PRIVATE MPI::MPI_C)
+  add_executable(optcoll_pmpi_requests_linked tests/pmpi/plain_requests.c)
+  target_link_libraries(optcoll_pmpi_requests_linked PRIVATE optcoll_pmpi MPI::MPI_C)
+  foreach(t optcoll_pmpi_requests_plain optcoll_pmpi_requests_linked)
+    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
+  endforeach()
+  foreach(np 1 2 3 5)
+    add_test(NAME pmpi_requests.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_requests_plain>
+                     $<TARGET_FILE:optcoll_pmpi_requests_linked>)
+    set_tests_properties(pmpi_requests.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                          ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+  endforeach()
+
+  # An unmodified mpi4py program under the preload (skipped without mpi4py,
+  # or when mpi4py uses another MPI library).
+  foreach(np 1 3)
+    add_test(NAME pmpi_mpi4py.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_mpi4py_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE_DIR:optcoll_pmpi>)
+    set_tests_properties(pmpi_mpi4py.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                        SKIP_RETURN_CODE 77 ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
   endforeach()
 
   # Datatypes the OPTCOLL_* calls do not take (extent 0 or negative, a

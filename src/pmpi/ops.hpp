@@ -14,6 +14,9 @@ enum class Op : std::uint8_t {
 #define OPTCOLL_PMPI_OP(Name, collective, shape) Name,
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective) Name,
+#include "request_ops.def"
+#undef OPTCOLL_PMPI_REQUEST_OP
 };
 
 struct OpInfo {
@@ -25,7 +28,18 @@ inline constexpr std::array kOps{
 #define OPTCOLL_PMPI_OP(Name, collective, shape) OpInfo{#Name, plan::Collective::collective},
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective) OpInfo{#Name, plan::Collective::collective},
+#include "request_ops.def"
+#undef OPTCOLL_PMPI_REQUEST_OP
 };
+
+// The blocking operations (ops.def) come first in Op and kOps; the
+// nonblocking and persistent ones (request_ops.def) follow.
+inline constexpr std::size_t kBlockingOps = 0
+#define OPTCOLL_PMPI_OP(Name, collective, shape) +1
+#include "ops.def"
+#undef OPTCOLL_PMPI_OP
+    ;
 
 constexpr const OpInfo& info(Op op) noexcept {
   return kOps[static_cast<std::size_t>(op)];

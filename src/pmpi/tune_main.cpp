@@ -78,7 +78,7 @@ int run(const Args& a) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   std::vector<Op> ops;
-  for (std::size_t i = 0; i < optcoll::pmpi::kOps.size(); ++i) {
+  for (std::size_t i = 0; i < optcoll::pmpi::kBlockingOps; ++i) {
     const auto op = static_cast<Op>(i);
     const std::string name(optcoll::plan::to_string(optcoll::pmpi::info(op).collective));
     const std::string mpi_name(optcoll::pmpi::info(op).name);

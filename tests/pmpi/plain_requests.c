@@ -1,0 +1,217 @@
+/* Nonblocking and persistent collectives through liboptcoll_pmpi.so: an
+ * ordinary MPI program (run by run_pmpi_test.sh like plain_collectives.c,
+ * with the same output format) whose output must not change with the
+ * library. It calls MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce and the
+ * persistent MPI_Bcast_init, MPI_Reduce_init, MPI_Allreduce_init (MPI-4's
+ * names; Open MPI 4.1: MPIX_*_init of its pcollreq extension), and
+ * completes them with every completion function: MPI_Wait, MPI_Test,
+ * MPI_Waitall and MPI_Testall with native point-to-point requests in the
+ * same array, MPI_Waitany, MPI_Waitsome, MPI_Testany, MPI_Testsome,
+ * MPI_Request_get_status, MPI_Start, MPI_Startall, MPI_Request_free of an
+ * inactive persistent request and of one never started. Each rank hashes
+ * its results; rank 0 prints every rank's hash and its call counts. */
+#include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if MPI_VERSION >= 4
+#define PERSISTENT(name) MPI_##name
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define PERSISTENT(name) MPIX_##name
+#endif
+
+enum { IBCAST, IREDUCE, IALLREDUCE, BCAST_INIT, REDUCE_INIT, ALLREDUCE_INIT, NOPS };
+static const char* op_names[NOPS] = {"MPI_Ibcast",     "MPI_Ireduce",     "MPI_Iallreduce",
+                                     "MPI_Bcast_init", "MPI_Reduce_init", "MPI_Allreduce_init"};
+enum { MOVING, TRIVIAL, NKINDS };
+static const char* kind_names[NKINDS] = {"moving", "trivial"};
+static long counts[NOPS][NKINDS];
+static uint64_t digest = 1469598103934665603ULL;
+static int rank, p;
+
+static void hash(const void* data, size_t bytes) {
+  const unsigned char* b = (const unsigned char*)data;
+  for (size_t i = 0; i < bytes; ++i) digest = (digest ^ b[i]) * 1099511628211ULL;
+}
+static void counted(int op, int count) {
+  if (rank == 0) counts[op][count == 0 || p == 1 ? TRIVIAL : MOVING]++;
+}
+static void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) {
+    fprintf(stderr, "rank %d: %s failed (%d)\n", rank, what, rc);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+static void fill(int* b, int n, int salt) {
+  for (int i = 0; i < n; ++i) b[i] = (i * 7 + rank * 13 + salt * 31) % 1000;
+}
+
+/* A native ring exchange beside the collectives: requests r[0] (receive
+ * from the left) and r[1] (send to the right). */
+static int ring_in, ring_out;
+static void ring(MPI_Request* r, int salt) {
+  ring_out = rank * 100 + salt;
+  check(MPI_Irecv(&ring_in, 1, MPI_INT, (rank + p - 1) % p, 7, MPI_COMM_WORLD, &r[0]), "MPI_Irecv");
+  check(MPI_Isend(&ring_out, 1, MPI_INT, (rank + 1) % p, 7, MPI_COMM_WORLD, &r[1]), "MPI_Isend");
+}
+
+static void nonblocking(int n, int salt) {
+  int* a = malloc(sizeof(int) * (size_t)(n + 1));
+  int* b = malloc(sizeof(int) * (size_t)(n + 1));
+  int* c = malloc(sizeof(int) * (size_t)(n + 1));
+  MPI_Request r[5];
+  int flag = 0, index = 0, outcount = 0, indices[5];
+
+  /* MPI_Wait, MPI_Test. */
+  fill(a, n, salt);
+  check(MPI_Ibcast(a, n, MPI_INT, salt % p, MPI_COMM_WORLD, &r[0]), "MPI_Ibcast");
+  counted(IBCAST, n);
+  check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  hash(a, sizeof(int) * (size_t)n);
+  fill(a, n, salt + 1);
+  check(MPI_Iallreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  do check(MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE), "MPI_Test");
+  while (!flag);
+  if (r[0] != MPI_REQUEST_NULL) check(1, "MPI_Test left the request");
+  hash(b, sizeof(int) * (size_t)n);
+
+  /* MPI_Waitall and MPI_Testall with native requests in the array. */
+  ring(r, salt);
+  check(MPI_Ireduce(a, c, n, MPI_INT, MPI_MAX, p - 1, MPI_COMM_WORLD, &r[2]), "MPI_Ireduce");
+  counted(IREDUCE, n);
+  check(MPI_Iallreduce(a, b, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r[3]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (salt % 2 == 0) {
+    check(MPI_Waitall(4, r, MPI_STATUSES_IGNORE), "MPI_Waitall");
+  } else {
+    do check(MPI_Testall(4, r, &flag, MPI_STATUSES_IGNORE), "MPI_Testall");
+    while (!flag);
+  }
+  hash(&ring_in, sizeof ring_in);
+  hash(b, sizeof(int) * (size_t)n);
+  if (rank == p - 1) hash(c, sizeof(int) * (size_t)n);
+
+  /* MPI_Waitany / MPI_Testany: one of five at a time. */
+  ring(r, salt + 2);
+  fill(c, n, salt + 3);
+  check(MPI_Ibcast(c, n, MPI_INT, (salt + 1) % p, MPI_COMM_WORLD, &r[2]), "MPI_Ibcast");
+  counted(IBCAST, n);
+  check(MPI_Iallreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[3]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  r[4] = MPI_REQUEST_NULL;
+  for (int left = 4; left > 0;) {
+    if (salt % 2 == 0) {
+      check(MPI_Waitany(5, r, &index, MPI_STATUS_IGNORE), "MPI_Waitany");
+      flag = 1;
+    } else {
+      check(MPI_Testany(5, r, &index, &flag, MPI_STATUS_IGNORE), "MPI_Testany");
+    }
+    if (flag && index != MPI_UNDEFINED) {
+      if (r[index] != MPI_REQUEST_NULL) check(1, "completed request not freed");
+      --left;
+    }
+  }
+  check(MPI_Waitany(5, r, &index, MPI_STATUS_IGNORE), "MPI_Waitany");
+  if (index != MPI_UNDEFINED) check(1, "MPI_Waitany on inactive requests");
+  hash(&ring_in, sizeof ring_in);
+  hash(b, sizeof(int) * (size_t)n);
+  hash(c, sizeof(int) * (size_t)n);
+
+  /* MPI_Waitsome / MPI_Testsome. */
+  ring(r, salt + 4);
+  check(MPI_Ireduce(a, c, n, MPI_INT, MPI_SUM, salt % p, MPI_COMM_WORLD, &r[2]), "MPI_Ireduce");
+  counted(IREDUCE, n);
+  check(MPI_Ibcast(b, n, MPI_INT, 0, MPI_COMM_WORLD, &r[3]), "MPI_Ibcast");
+  counted(IBCAST, n);
+  for (int left = 4; left > 0;) {
+    if (salt % 2 == 0)
+      check(MPI_Waitsome(4, r, &outcount, indices, MPI_STATUSES_IGNORE), "MPI_Waitsome");
+    else
+      check(MPI_Testsome(4, r, &outcount, indices, MPI_STATUSES_IGNORE), "MPI_Testsome");
+    if (outcount == MPI_UNDEFINED) check(1, "MPI_Waitsome: none active");
+    left -= outcount;
+  }
+  hash(&ring_in, sizeof ring_in);
+  hash(b, sizeof(int) * (size_t)n);
+  if (rank == salt % p) hash(c, sizeof(int) * (size_t)n);
+  free(a);
+  free(b);
+  free(c);
+}
+
+#ifdef PERSISTENT
+static void persistent(int n) {
+  int* a = malloc(sizeof(int) * (size_t)(n + 1));
+  int* b = malloc(sizeof(int) * (size_t)(n + 1));
+  int* c = malloc(sizeof(int) * (size_t)(n + 1));
+  int* d = malloc(sizeof(int) * (size_t)(n + 1));
+  MPI_Request r[5], unused;
+  int flag = 0;
+  check(PERSISTENT(Bcast_init)(d, n, MPI_INT, p - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]), "Bcast_init");
+  counted(BCAST_INIT, n);
+  check(PERSISTENT(Allreduce_init)(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[3]), "Allreduce_init");
+  counted(ALLREDUCE_INIT, n);
+  check(PERSISTENT(Reduce_init)(a, c, n, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r[4]), "Reduce_init");
+  counted(REDUCE_INIT, n);
+  check(PERSISTENT(Allreduce_init)(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &unused), "Allreduce_init");
+  counted(ALLREDUCE_INIT, n);
+  check(MPI_Request_free(&unused), "MPI_Request_free (never started)");
+  for (int it = 0; it < 3; ++it) {
+    fill(a, n, it);
+    fill(d, n, it + 5);
+    ring(r, it);
+    check(MPI_Startall(3, &r[2]), "MPI_Startall");
+    if (it == 1) {
+      do check(MPI_Request_get_status(r[3], &flag, MPI_STATUS_IGNORE), "MPI_Request_get_status");
+      while (!flag);
+    }
+    check(MPI_Waitall(5, r, MPI_STATUSES_IGNORE), "MPI_Waitall");
+    if (r[3] == MPI_REQUEST_NULL) check(1, "a persistent request was freed by MPI_Waitall");
+    hash(&ring_in, sizeof ring_in);
+    hash(b, sizeof(int) * (size_t)n);
+    hash(d, sizeof(int) * (size_t)n);
+    if (rank == 0) hash(c, sizeof(int) * (size_t)n);
+  }
+  fill(a, n, 9);
+  check(MPI_Start(&r[3]), "MPI_Start");
+  do check(MPI_Test(&r[3], &flag, MPI_STATUS_IGNORE), "MPI_Test");
+  while (!flag);
+  hash(b, sizeof(int) * (size_t)n);
+  for (int k = 2; k < 5; ++k) check(MPI_Request_free(&r[k]), "MPI_Request_free");
+  free(a);
+  free(b);
+  free(c);
+  free(d);
+}
+#endif
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const int sizes[] = {0, 1, 7, 1000, 60000};
+  for (int s = 0; s < 5; ++s) {
+    nonblocking(sizes[s], s);
+#ifdef PERSISTENT
+    persistent(sizes[s]);
+#endif
+  }
+  uint64_t all[1024];
+  MPI_Gather(&digest, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    for (int r = 0; r < p; ++r) printf("rank %d digest %016llx\n", r, (unsigned long long)all[r]);
+    for (int op = 0; op < NOPS; ++op) {
+      if (counts[op][MOVING] + counts[op][TRIVIAL] == 0) continue;
+      printf("calls %s", op_names[op]);
+      for (int k = 0; k < NKINDS; ++k) printf(" %s=%ld", kind_names[k], counts[op][k]);
+      printf("\n");
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
