@@ -3,6 +3,7 @@
 //
 //   mpirun -n 8 build/mpi_requests                  # persistent start + wait
 //   mpirun -n 8 build/mpi_requests --overlap        # computation hidden in I*
+//   scripts/callgrind-requests.sh                   # instructions per 8 B call (--count-calls K)
 //   (each also [--op bcast|allreduce|both] [--min B] [--max B] [--reps R] [--out FILE])
 //
 // Persistent mode: for each size (MPI_INT elements, 8 B .. 16 MiB in powers
@@ -32,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -232,6 +234,74 @@ void overlap_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, con
   }
 }
 
+// Instruction-count mode (--count-calls K, run under callgrind by
+// scripts/callgrind-requests.sh): each implementation's K calls of an 8 B
+// call in a function of its own, so that callgrind's inclusive cost of the
+// function divided by K is the instructions per call.
+// (noipa: GCC would otherwise fold the four identical functions into one.)
+#if defined(__clang__)
+#define OPTCOLL_COUNTED(name) __attribute__((noinline)) void name(int k, const std::function<void()>& f)
+#else
+#define OPTCOLL_COUNTED(name) __attribute__((noipa)) void name(int k, const std::function<void()>& f)
+#endif
+OPTCOLL_COUNTED(counted_native) {
+  for (int i = 0; i < k; ++i) f();
+}
+OPTCOLL_COUNTED(counted_native_persistent) {
+  for (int i = 0; i < k; ++i) f();
+}
+OPTCOLL_COUNTED(counted_optcoll) {
+  for (int i = 0; i < k; ++i) f();
+}
+OPTCOLL_COUNTED(counted_optcoll_persistent) {
+  for (int i = 0; i < k; ++i) f();
+}
+#undef OPTCOLL_COUNTED
+
+void count_mode(int k, const std::string& op) {
+  const bool bc = op == "bcast";
+  std::vector<int> a(2, g_rank + 1), b(2, 0);
+  MPI_Request nr = MPI_REQUEST_NULL;
+  if (bc)
+    native_bcast_init(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD, &nr);
+  else
+    native_allreduce_init(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &nr);
+  optcoll::Request orq = bc ? optcoll::bcast_init(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD)
+                            : optcoll::allreduce_init(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  const std::function<void()> native = [&] {
+    if (bc)
+      MPI_Bcast(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+    else
+      MPI_Allreduce(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  };
+  const std::function<void()> native_persistent = [&] {
+    MPI_Start(&nr);
+    MPI_Wait(&nr, MPI_STATUS_IGNORE);
+  };
+  const std::function<void()> ours = [&] {
+    if (bc)
+      optcoll::bcast(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+    else
+      optcoll::allreduce(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  };
+  const std::function<void()> ours_persistent = [&] {
+    orq.start();
+    orq.wait();
+  };
+  for (const auto* f : {&native, &native_persistent, &ours, &ours_persistent})  // warm-up
+    if (f != &native_persistent || kNativePersistent) (*f)();
+  MPI_Barrier(MPI_COMM_WORLD);
+  counted_native(k, native);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (kNativePersistent) counted_native_persistent(k, native_persistent);
+  MPI_Barrier(MPI_COMM_WORLD);
+  counted_optcoll(k, ours);
+  MPI_Barrier(MPI_COMM_WORLD);
+  counted_optcoll_persistent(k, ours_persistent);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (kNativePersistent) MPI_Request_free(&nr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -242,20 +312,27 @@ int main(int argc, char** argv) {
   std::int64_t hi = std::int64_t{16} << 20;
   int reps = 41;
   bool overlap = false;
+  int count_calls = 0;
   std::string which = "both";
   std::string out;
   if (!Args()
            .flag("--overlap", overlap)
+           .value("--count-calls", count_calls)
            .value("--min", lo)
            .value("--max", hi)
            .value("--reps", reps)
            .value("--op", which)
            .value("--out", out)
            .parse(argc, argv,
-                  "mpi_requests [--overlap] [--op bcast|allreduce|both] [--min B] [--max B] [--reps R] "
-                  "[--out FILE]")) {
+                  "mpi_requests [--overlap | --count-calls K] [--op bcast|allreduce|both] [--min B] [--max B] "
+                  "[--reps R] [--out FILE]")) {
     MPI_Finalize();
     return 2;
+  }
+  if (count_calls > 0) {
+    count_mode(count_calls, which == "both" ? "bcast" : which);
+    MPI_Finalize();
+    return 0;
   }
   Csv csv(out, g_rank == 0);
   if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);

@@ -154,7 +154,8 @@ if(OPTCOLL_BUILD_TESTS)
 
   add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
                                  optcoll_pmpi_shapes_tests optcoll_pmpi_stress optcoll_pmpi_auto_tests
-                                 optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked)
+                                 optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked
+                                 optcoll_pmpi_requests_plain optcoll_pmpi_requests_linked)
 endif()
 
 # optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the

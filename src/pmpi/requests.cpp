@@ -3,11 +3,16 @@
 //
 // An optcoll request travels through the program as a real MPI request, a
 // carrier, so that any MPI function may hold it: a generalized request
-// (MPI_Grequest_start) for a nonblocking call, a persistent receive from
-// MPI_PROC_NULL for a persistent one. The carrier is complete as far as
-// MPI is concerned only when optcoll's run is: a generalized request when
-// it is marked complete, the persistent receive at once, which is why a
-// carrier is never handed to PMPI_* while optcoll's run is still going:
+// (MPI_Grequest_start) for a nonblocking call; for a persistent one a
+// persistent receive of 0 bytes from this process itself on a private
+// duplicate of MPI_COMM_SELF, with a tag of its own. The carrier is
+// complete as far as MPI is concerned only when optcoll's run is: the
+// generalized request is marked complete, the receive gets its message
+// (sent when the run has finished). (A persistent receive from
+// MPI_PROC_NULL, complete at once, would be simpler, but MPICH 4.0.2 then
+// loses track of a persistent collective started beside it after such a
+// receive was freed: a plain MPI program shows it.) A carrier is never
+// handed to PMPI_* while optcoll's run is still going:
 // the Wait / Test functions below advance optcoll's runs (Request::test,
 // which also drives MPI's progress engine), leave unfinished carriers out
 // of the arrays they pass down, and hand finished ones down with the
@@ -38,8 +43,20 @@ namespace {
 struct Entry {
   Request req;
   bool persistent = false;
+  int tag = 0;       // persistent: the carrier's tag on self_comm()
   bool done = true;  // the run has finished (or, persistent, none was started)
 };
+
+// The persistent carriers' communicator: MPI_COMM_SELF duplicated once.
+MPI_Comm self_comm() {
+  static MPI_Comm c = [] {
+    MPI_Comm d = MPI_COMM_NULL;
+    mpi::check(PMPI_Comm_dup(MPI_COMM_SELF, &d), "MPI_Comm_dup");
+    return d;
+  }();
+  return c;
+}
+std::atomic<int> g_next_tag{0};
 
 std::mutex g_mutex;
 std::unordered_map<MPI_Request, std::unique_ptr<Entry>> g_entries;
@@ -85,7 +102,13 @@ void empty_status(MPI_Status* status) {
 // The run of e (carried by c) has finished: MPI may complete the carrier.
 void finished(Entry& e, MPI_Request c) {
   e.done = true;
-  if (!e.persistent) mpi::check(PMPI_Grequest_complete(c), "MPI_Grequest_complete");
+  if (!e.persistent) {
+    mpi::check(PMPI_Grequest_complete(c), "MPI_Grequest_complete");
+    return;
+  }
+  MPI_Request s = MPI_REQUEST_NULL;
+  mpi::check(PMPI_Isend(nullptr, 0, MPI_BYTE, 0, e.tag, self_comm(), &s), "MPI_Isend");
+  mpi::check(PMPI_Request_free(&s), "MPI_Request_free");
 }
 void advance(Entry& e, MPI_Request c) {
   if (!e.done && e.req.test()) finished(e, c);
@@ -151,7 +174,8 @@ int carry(MPI_Comm comm, bool persistent, MPI_Request* request, Make&& make) {
     e->req = make();
     MPI_Request c = MPI_REQUEST_NULL;
     if (persistent) {
-      mpi::check(PMPI_Recv_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &c), "MPI_Recv_init");
+      e->tag = g_next_tag.fetch_add(1) % 32768;  // MPI_TAG_UB is at least 32767
+      mpi::check(PMPI_Recv_init(nullptr, 0, MPI_BYTE, 0, e->tag, self_comm(), &c), "MPI_Recv_init");
     } else {
       mpi::check(PMPI_Grequest_start(&query, &free_state, &cancel, nullptr, &c), "MPI_Grequest_start");
       e->done = false;
