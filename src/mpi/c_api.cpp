@@ -38,6 +38,18 @@ std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what) {
     throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
   return std::vector<std::int64_t>(v, v + p);
 }
+ExchangeCounts exchange_counts(const void* sendbuf, const int* sendcounts, const int* sdispls, const int* recvcounts,
+                               const int* rdispls, MPI_Comm comm) {
+  ExchangeCounts c;
+  if (sendbuf != MPI_IN_PLACE) {
+    c.sc = widen(sendcounts, comm, "sendcounts");
+    c.sd = widen(sdispls, comm, "sdispls");
+  }
+  c.rc = widen(recvcounts, comm, "recvcounts");
+  c.rd = widen(rdispls, comm, "rdispls");
+  return c;
+}
+
 Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm) {
   const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
   Counts out;
@@ -87,12 +99,9 @@ extern "C" int OPTCOLL_Alltoallv(const void* sendbuf, const int sendcounts[], co
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm) {
   return optcoll::mpi::guarded(comm, [&] {
-    using optcoll::mpi::widen;
-    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
-    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
-    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
-    optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, widen(recvcounts, comm, "recvcounts"),
-                                 widen(rdispls, comm, "rdispls"), recvtype, comm, {});
+    const optcoll::mpi::ExchangeCounts c =
+        optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm);
+    optcoll::mpi::alltoallv_impl(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, {});
   });
 }
 

@@ -48,4 +48,12 @@ struct Counts {
 };
 Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm);
 
+// Alltoallv's int arrays as 64-bit ones; with MPI_IN_PLACE the send
+// arguments are ignored (and may be NULL).
+struct ExchangeCounts {
+  std::vector<std::int64_t> sc, sd, rc, rd;
+};
+ExchangeCounts exchange_counts(const void* sendbuf, const int* sendcounts, const int* sdispls, const int* recvcounts,
+                               const int* rdispls, MPI_Comm comm);
+
 }  // namespace optcoll::mpi

@@ -25,6 +25,12 @@ int new_request(MPI_Comm comm, OPTCOLL_Request* request, Make&& make) {
   });
 }
 
+// *request: a persistent or nonblocking request of the blocking call impl.
+template <class Impl>
+int request_of(MPI_Comm comm, bool persistent, OPTCOLL_Request* request, Impl&& impl) {
+  return new_request(comm, request, [&] { return optcoll::mpi::make_request(comm, persistent, impl); });
+}
+
 MPI_Comm request_comm(const OPTCOLL_Request* request) {
   return request != nullptr && *request != nullptr ? (*request)->request.comm() : MPI_COMM_WORLD;
 }
@@ -82,208 +88,170 @@ extern "C" int OPTCOLL_Iallreduce(const void* sendbuf, void* recvbuf, int count,
 extern "C" int OPTCOLL_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
                                       OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                        MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
-                                    optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
-                                    optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
+                                  optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
+                                  optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                    OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
-                                    optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
-                                    optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
+                                  optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
+                                  optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
                                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
                                                  OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                              MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
                                            OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
-                                        op, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
+                                      op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
-                                        op, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
+                                      op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                  MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                    MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
                                    OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
                                     OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-    });
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
                                      OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-    });
+  return request_of(comm, true, request, [&] {
+    optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
   });
 }
 
 extern "C" int OPTCOLL_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
+  return request_of(comm, false, request, [&] {
+    optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+  });
+}
+
+namespace {
+int alltoallv_request(bool persistent, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                      MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
   return new_request(comm, request, [&] {
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
+    const optcoll::mpi::ExchangeCounts c =
+        optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm);
+    return optcoll::mpi::make_request(comm, persistent, [&] {
+      optcoll::mpi::alltoallv_impl(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, {});
     });
   });
 }
+}  // namespace
 
 extern "C" int OPTCOLL_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
                                       OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    using optcoll::mpi::widen;
-    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
-    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
-    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
-    const std::vector<std::int64_t> rc = widen(recvcounts, comm, "recvcounts"), rd = widen(rdispls, comm, "rdispls");
-    return optcoll::mpi::make_request(comm, true, [&] {
-      optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, {});
-    });
-  });
+  return alltoallv_request(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                           request);
 }
 
 extern "C" int OPTCOLL_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    using optcoll::mpi::widen;
-    const bool in_place = sendbuf == MPI_IN_PLACE;  // send arguments ignored (may be NULL)
-    const std::vector<std::int64_t> sc = in_place ? std::vector<std::int64_t>() : widen(sendcounts, comm, "sendcounts");
-    const std::vector<std::int64_t> sd = in_place ? std::vector<std::int64_t>() : widen(sdispls, comm, "sdispls");
-    const std::vector<std::int64_t> rc = widen(recvcounts, comm, "recvcounts"), rd = widen(rdispls, comm, "rdispls");
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::alltoallv_impl(sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, {});
-    });
-  });
+  return alltoallv_request(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                           request);
 }
 
 extern "C" int OPTCOLL_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
