@@ -18,7 +18,9 @@
 #include "optcoll/optcoll.hpp"
 #include "optcoll/plan/algorithms.hpp"
 
-// Every C++ allocation of this program is counted (a start must make none).
+// Every C++ allocation of this program is counted (a start must make none):
+// every replaceable form but the aligned ones, so that new and delete pair up
+// under AddressSanitizer too.
 namespace {
 std::atomic<std::int64_t> g_allocations{0};
 }  // namespace
@@ -33,10 +35,32 @@ void* operator new(std::size_t n) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #endif
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new[](std::size_t n) {
+  return operator new(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return operator new(n, t);
+}
 void operator delete(void* p) noexcept {
   std::free(p);
 }
 void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 #if defined(__GNUC__) && !defined(__clang__)
