@@ -33,50 +33,39 @@ if(OPTCOLL_BUILD_TESTS)
   target_link_libraries(optcoll_pmpi_shapes_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
   optcoll_add_mpi_test(mpi_pmpi_shapes optcoll_pmpi_shapes_tests NP 1 2 3 5 LABELS pmpi)
 
-  # The drop-in test: an unmodified MPI program (built against plain MPI
-  # only, and once more linked with liboptcoll_pmpi.so) with and without the
-  # library, every policy; see tests/pmpi/run_pmpi_test.sh. MPICH's native
-  # collectives crawl on an oversubscribed node (docs/decisions/poll-when-oversubscribed.md), hence fewer
-  # ranks there.
-  add_executable(optcoll_pmpi_plain tests/pmpi/plain_collectives.c)
-  target_link_libraries(optcoll_pmpi_plain PRIVATE MPI::MPI_C)
-  add_executable(optcoll_pmpi_linked tests/pmpi/plain_collectives.c)
-  target_link_libraries(optcoll_pmpi_linked PRIVATE optcoll_pmpi MPI::MPI_C)
-  foreach(t optcoll_pmpi_plain optcoll_pmpi_linked)
-    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
-  endforeach()
+  # A drop-in test: an unmodified C program, built against plain MPI
+  # (<prefix>_plain) and once more linked with liboptcoll_pmpi.so
+  # (<prefix>_linked), run with and without the library under every policy
+  # by tests/pmpi/run_pmpi_test.sh: pmpi_<name>.np<p> for each p.
+  function(optcoll_add_dropin_test name prefix source)
+    foreach(kind plain linked)
+      add_executable(${prefix}_${kind} ${source})
+      set_target_properties(${prefix}_${kind} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+      target_compile_options(${prefix}_${kind} PRIVATE -Wall -Wextra -Werror)
+    endforeach()
+    target_link_libraries(${prefix}_plain PRIVATE MPI::MPI_C)
+    target_link_libraries(${prefix}_linked PRIVATE optcoll_pmpi MPI::MPI_C)
+    foreach(np IN LISTS ARGN)
+      add_test(NAME pmpi_${name}.np${np}
+               COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                       $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:${prefix}_plain>
+                       $<TARGET_FILE:${prefix}_linked>)
+      set_tests_properties(pmpi_${name}.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                                                          ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+    endforeach()
+    add_dependencies(optcoll_mpi_all ${prefix}_plain ${prefix}_linked)
+  endfunction()
+  # MPICH's native collectives crawl on an oversubscribed node
+  # (docs/decisions/poll-when-oversubscribed.md), hence fewer ranks there.
   set(_optcoll_pmpi_nps 1 2 3 5 7 8)
   if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
     set(_optcoll_pmpi_nps 1 2 3 5)
   endif()
-  foreach(np IN LISTS _optcoll_pmpi_nps)
-    add_test(NAME pmpi_dropin.np${np}
-             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
-                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_plain>
-                     $<TARGET_FILE:optcoll_pmpi_linked>)
-    set_tests_properties(pmpi_dropin.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
-                                                        ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
-  endforeach()
+  optcoll_add_dropin_test(dropin optcoll_pmpi tests/pmpi/plain_collectives.c ${_optcoll_pmpi_nps})
 
   # Nonblocking and persistent collectives with every completion function,
   # native requests in the same arrays (tests/pmpi/plain_requests.c).
-  add_executable(optcoll_pmpi_requests_plain tests/pmpi/plain_requests.c)
-  target_link_libraries(optcoll_pmpi_requests_plain PRIVATE MPI::MPI_C)
-  add_executable(optcoll_pmpi_requests_linked tests/pmpi/plain_requests.c)
-  target_link_libraries(optcoll_pmpi_requests_linked PRIVATE optcoll_pmpi MPI::MPI_C)
-  foreach(t optcoll_pmpi_requests_plain optcoll_pmpi_requests_linked)
-    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
-  endforeach()
-  foreach(np 1 2 3 5)
-    add_test(NAME pmpi_requests.np${np}
-             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
-                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_requests_plain>
-                     $<TARGET_FILE:optcoll_pmpi_requests_linked>)
-    set_tests_properties(pmpi_requests.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
-                                                          ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
-  endforeach()
+  optcoll_add_dropin_test(requests optcoll_pmpi_requests tests/pmpi/plain_requests.c 1 2 3 5)
 
   # An unmodified mpi4py program under the preload (skipped without mpi4py,
   # or when mpi4py uses another MPI library).
@@ -92,22 +81,7 @@ if(OPTCOLL_BUILD_TESTS)
   # predefined operator on a derived type), through the same test: reductions
   # must fall back to PMPI_*, copies and exchanges move bytes, and the output
   # must not change (tests/pmpi/unsupported_types.c).
-  add_executable(optcoll_pmpi_unsupported_plain tests/pmpi/unsupported_types.c)
-  target_link_libraries(optcoll_pmpi_unsupported_plain PRIVATE MPI::MPI_C)
-  add_executable(optcoll_pmpi_unsupported_linked tests/pmpi/unsupported_types.c)
-  target_link_libraries(optcoll_pmpi_unsupported_linked PRIVATE optcoll_pmpi MPI::MPI_C)
-  foreach(t optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked)
-    set_target_properties(${t} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-    target_compile_options(${t} PRIVATE -Wall -Wextra -Werror)
-  endforeach()
-  foreach(np 3)
-    add_test(NAME pmpi_unsupported.np${np}
-             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
-                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_unsupported_plain>
-                     $<TARGET_FILE:optcoll_pmpi_unsupported_linked>)
-    set_tests_properties(pmpi_unsupported.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
-                                                             ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
-  endforeach()
+  optcoll_add_dropin_test(unsupported optcoll_pmpi_unsupported tests/pmpi/unsupported_types.c 3)
 
   # Every intercepted collective thousands of times on communicators created
   # and freed, forced through optcoll (180 rounds: all 15 operations now run
@@ -152,10 +126,8 @@ if(OPTCOLL_BUILD_TESTS)
   gtest_discover_tests(optcoll_pmpi_auto_tests DISCOVERY_TIMEOUT 60
                        PROPERTIES LABELS pmpi TIMEOUT 300 RESOURCE_LOCK mpi)
 
-  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_plain optcoll_pmpi_linked optcoll_pmpi_policy_tests
-                                 optcoll_pmpi_shapes_tests optcoll_pmpi_stress optcoll_pmpi_auto_tests
-                                 optcoll_pmpi_unsupported_plain optcoll_pmpi_unsupported_linked
-                                 optcoll_pmpi_requests_plain optcoll_pmpi_requests_linked)
+  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_policy_tests optcoll_pmpi_shapes_tests optcoll_pmpi_stress
+                                 optcoll_pmpi_auto_tests)
 endif()
 
 # optcoll-tune: writes the tuning file OPTCOLL_TUNING_FILE loads (and is the

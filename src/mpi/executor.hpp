@@ -154,7 +154,7 @@ class MpiExecutor final : public plan::Executor {
   // run()) lists every message of every round when each one went straight
   // between one segment of the buffer and MPI: copies only, no staging,
   // packing, combining, local operations, initial content or parts.
-  // replay() then posts the same messages in the same order, with the same
+  // start_replay() then posts the same messages in the same order, with the same
   // deferral of sends, without walking the plan: O(messages), none of the
   // plan's per-round bookkeeping, which costs more than the messages
   // themselves at a few bytes (docs/decisions/small-message-replay.md). Valid for every
@@ -174,12 +174,8 @@ class MpiExecutor final : public plan::Executor {
   };
   void record(Trace* trace);  // after bind(); null: stop recording
   // start_replay() posts the trace's first round and returns; progress()
-  // and complete() go on as after start(). replay() = both.
+  // and complete() go on as after start().
   void start_replay(const Trace& trace);
-  void replay(const Trace& trace) {
-    start_replay(trace);
-    complete();
-  }
 
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override;
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override;
