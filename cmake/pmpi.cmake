@@ -38,14 +38,18 @@ if(OPTCOLL_BUILD_TESTS)
   # (<prefix>_linked), run with and without the library under every policy
   # by tests/pmpi/run_pmpi_test.sh: pmpi_<name>.np<p> for each p.
   function(optcoll_add_dropin_test name prefix source)
+    cmake_parse_arguments(PARSE_ARGV 3 ARG "" "DEFINE" "")
     foreach(kind plain linked)
       add_executable(${prefix}_${kind} ${source})
       set_target_properties(${prefix}_${kind} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
       target_compile_options(${prefix}_${kind} PRIVATE -Wall -Wextra -Werror)
+      if(ARG_DEFINE)
+        target_compile_definitions(${prefix}_${kind} PRIVATE ${ARG_DEFINE})
+      endif()
     endforeach()
     target_link_libraries(${prefix}_plain PRIVATE MPI::MPI_C)
     target_link_libraries(${prefix}_linked PRIVATE optcoll_pmpi MPI::MPI_C)
-    foreach(np IN LISTS ARGN)
+    foreach(np IN LISTS ARG_UNPARSED_ARGUMENTS)
       add_test(NAME pmpi_${name}.np${np}
                COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_pmpi_test.sh ${MPIEXEC_EXECUTABLE} ${np}
                        $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:${prefix}_plain>
@@ -66,6 +70,12 @@ if(OPTCOLL_BUILD_TESTS)
   # Nonblocking and persistent collectives with every completion function,
   # native requests in the same arrays (tests/pmpi/plain_requests.c).
   optcoll_add_dropin_test(requests optcoll_pmpi_requests tests/pmpi/plain_requests.c 1 2 3 5)
+  # Every case of plain_collectives.c in the nonblocking and the persistent
+  # forms (tests/pmpi/request_forms.h): every MPI_I<op> and MPI_<Op>_init.
+  optcoll_add_dropin_test(nonblocking optcoll_pmpi_nonblocking tests/pmpi/plain_collectives.c 1 3 5
+                          DEFINE PLAIN_REQUEST_FORM=1)
+  optcoll_add_dropin_test(persistent optcoll_pmpi_persistent tests/pmpi/plain_collectives.c 1 3 5
+                          DEFINE PLAIN_REQUEST_FORM=2)
 
   # An unmodified mpi4py program under the preload (skipped without mpi4py,
   # or when mpi4py uses another MPI library).

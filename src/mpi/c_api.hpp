@@ -8,6 +8,14 @@
 
 #include "collectives.hpp"
 #include "optcoll/error.hpp"
+#include "optcoll/optcoll.h"
+#include "optcoll/optcoll.hpp"
+
+// The C API's request handle: a C++ request (the drop-in takes it over,
+// src/pmpi/requests.cpp).
+struct OPTCOLL_Request_s {
+  optcoll::Request request;
+};
 
 namespace optcoll::mpi {
 

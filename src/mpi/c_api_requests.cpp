@@ -8,10 +8,6 @@
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
 
-struct OPTCOLL_Request_s {
-  optcoll::Request request;
-};
-
 namespace {
 
 // Makes *request from make() (an optcoll::Request), raising errors on comm.

@@ -73,7 +73,7 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayou
   requests_.clear();
   deferred_.clear();
   locals_.clear();
-  trace_ = nullptr;
+  rec_ = nullptr;
 }
 
 void MpiExecutor::set_parts(std::span<const Part> parts) {
@@ -89,13 +89,15 @@ void MpiExecutor::start(const plan::RankPlan& plan) {
   if (plan.rounds() > 0) post_next();
 }
 
-void MpiExecutor::start_replay(const Trace& trace) {
+void MpiExecutor::start_replay(const Compiled& compiled, const void* init) {
   started_ = nullptr;
-  replay_ = &trace;
+  replay_ = &compiled;
+  init_ = static_cast<const std::byte*>(init);
+  fresh_.clear();
   next_round_ = 0;
-  replay_msg_ = 0;
+  replay_next_ = 0;
   round_open_ = false;
-  if (!trace.round_end.empty()) post_next();
+  if (!compiled.round_end.empty()) post_next();
 }
 
 void MpiExecutor::post_next() {
@@ -104,26 +106,51 @@ void MpiExecutor::post_next() {
     round_open_ = true;
     return;
   }
-  const Trace& t = *replay_;
-  const TypeInfo& ty = cfg_.type;
-  const std::size_t end = t.round_end[static_cast<std::size_t>(next_round_++)];
-  replay_received_ = false;
-  for (; replay_msg_ < end; ++replay_msg_) {
-    const Trace::Msg& m = t.msgs[replay_msg_];
-    const Segment seg{m.offset, m.count};
-    MPI_Request r = MPI_REQUEST_NULL;
-    if (m.send) {
-      check(PMPI_Isend(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-      defer(r, seg);
-    } else {
-      if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
-      check(PMPI_Irecv(at(m.offset), m.count, ty.type, m.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
-      requests_.push_back(r);
-      replay_in_ = seg;
-      replay_received_ = true;
-    }
-  }
+  const auto r = static_cast<std::size_t>(next_round_++);
+  const std::size_t end = replay_->apply[r];
+  replay_in_ = nullptr;
+  replay_writes_ = replay_->round_end[r] > end;
+  for (; replay_next_ < end; ++replay_next_) replay_apply(replay_->entries[replay_next_]);
   round_open_ = true;
+}
+
+// One entry of a compiled plan: a post, or what the executor did between
+// posts and at the end of a round (see Compiled).
+void MpiExecutor::replay_apply(const Compiled::Entry& e) {
+  using K = Compiled::Kind;
+  const TypeInfo& ty = cfg_.type;
+  const Segment seg{e.at, e.count};
+  const int n = static_cast<int>(e.count);  // messages: <= largest <= chunk
+  MPI_Request r = MPI_REQUEST_NULL;
+  switch (e.kind) {
+    case K::send:
+      check(PMPI_Isend(at(e.at), n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+      defer(r, seg);
+      return;
+    case K::send_initial:  // the initial content is never written: conflicts with nothing
+      check(PMPI_Isend(init_at(e.at), n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+      defer(r, Segment{0, 0});
+      return;
+    case K::recv:
+    case K::recv_initial:
+    case K::recv_combine: {
+      if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
+      std::byte* into = at(e.at);
+      if (e.kind == K::recv_combine)
+        into = replay_stage_ = offset(scratch_->recv.get(ty.span_bytes(e.count)), -ty.true_lb);
+      check(PMPI_Irecv(into, n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+      requests_.push_back(r);
+      replay_in_ = &e;
+      replay_writes_ = true;
+      return;
+    }
+    case K::initial:
+      copy_elements(init_at(e.at), at(e.at), e.count, ty, scratch_->copy);
+      return;
+    case K::local:
+      apply_piece(e.from, e.at, e.count, e.action);
+      return;
+  }
 }
 
 void MpiExecutor::close_round() {
@@ -131,13 +158,25 @@ void MpiExecutor::close_round() {
   if (replay_ == nullptr) return wait();
   wait_all(requests_, cfg_.wait, cfg_.spin);
   requests_.clear();
-  if (replay_received_ && !deferred_.empty()) complete_deferred({&replay_in_, 1}, false);
+  if (const Compiled::Entry* in = replay_in_; in != nullptr) {
+    const Segment seg{in->at, in->count};
+    if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
+    if (in->kind == Compiled::Kind::recv_initial) {
+      check(PMPI_Reduce_local(init_at(in->at), at(in->at), static_cast<int>(in->count), cfg_.type.type, cfg_.op),
+            "MPI_Reduce_local");
+    } else if (in->kind == Compiled::Kind::recv_combine) {
+      combine(replay_stage_, at(in->at), in->count, in->action);
+    }
+  }
+  const std::size_t end = replay_->round_end[static_cast<std::size_t>(next_round_ - 1)];
+  for (; replay_next_ < end; ++replay_next_) replay_apply(replay_->entries[replay_next_]);
 }
 
 void MpiExecutor::end_run() {
   if (replay_ != nullptr) {
-    replay_ = nullptr;
     complete_deferred({}, true);
+    for (; replay_next_ < replay_->entries.size(); ++replay_next_) replay_apply(replay_->entries[replay_next_]);
+    replay_ = nullptr;
     return;
   }
   started_ = nullptr;
@@ -191,36 +230,43 @@ bool MpiExecutor::progress() {
   }
 }
 
-// A trace longer than this is not kept (a pipelined plan of many blocks:
-// there the messages, not the bookkeeping, cost the time).
-constexpr std::size_t kMaxTraced = 4096;
+// A compiled plan longer than this is not kept (a pipelined plan of many
+// blocks: there the messages, not the bookkeeping, cost the time).
+constexpr std::size_t kMaxCompiled = 4096;
 
-void MpiExecutor::record(Trace* trace) {
-  trace_ = trace;
-  if (trace_ == nullptr) return;
-  *trace_ = Trace{};
-  // Without parts and initial content no block is "fresh" and no receive
-  // is a first touch: the paths below that need them never run.
-  trace_->valid = parts_.empty() && init_ == nullptr;
+void MpiExecutor::record(Compiled* compiled) {
+  rec_ = compiled;
+  if (rec_ == nullptr) return;
+  Compiled& c = *rec_;
+  c.entries.clear();  // keeps the capacity: a re-recording allocates nothing
+  c.apply.clear();
+  c.round_end.clear();
+  c.largest = 0;
+  c.with_initial = init_ != nullptr;
+  c.commutative = commutative_;
+  c.complete = materialize_at_end_;
+  c.valid = parts_.empty();
 }
 
-void MpiExecutor::trace(bool is_send, int peer, const Segment& seg) {
-  if (trace_ == nullptr || !trace_->valid) return;
-  if (trace_->msgs.size() >= kMaxTraced || seg.count > cfg_.chunk) {
-    trace_->valid = false;
+void MpiExecutor::note(Compiled::Kind kind, std::int64_t at, std::int64_t count, int peer, plan::Action action,
+                       std::int64_t from) {
+  if (rec_ == nullptr || !rec_->valid) return;
+  const bool message = kind <= Compiled::Kind::recv_combine;
+  if (rec_->entries.size() >= kMaxCompiled || (message && count > cfg_.chunk)) {
+    rec_->valid = false;
     return;
   }
-  trace_->msgs.push_back({seg.offset, static_cast<std::int32_t>(seg.count), peer, is_send});
-  trace_->largest = std::max(trace_->largest, seg.count);
+  rec_->entries.push_back({kind, action, peer, at, from, count});
+  if (message) rec_->largest = std::max(rec_->largest, count);
 }
 
 void MpiExecutor::finish() {
-  trace_ = nullptr;
   complete_deferred({}, true);
   if (materialize_at_end_ && !fresh_.empty()) {
     const plan::BlockRun all{0, static_cast<std::int64_t>(fresh_.size())};
     materialize({&all, 1});
   }
+  rec_ = nullptr;
 }
 
 void MpiExecutor::defer(MPI_Request r, Segment seg) {
@@ -406,9 +452,11 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
         throw Error(Errc::internal, "plan sends part of a block it first combines into in the same round");
       out_.form = Form::direct;
       if (out_.elements > cfg_.chunk) {  // chunked; completes in this round (the initial content is never written)
+        untraceable();
         post_typed(true, peer, const_cast<std::byte*>(init_at(s.offset)), out_.elements);
         return;
       }
+      note(Compiled::Kind::send_initial, s.offset, out_.elements, peer);
       MPI_Request req = MPI_REQUEST_NULL;
       check(PMPI_Isend(init_at(s.offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &req),
             "MPI_Isend");
@@ -426,6 +474,7 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
                        &r),
             "MPI_Isend");
       defer(r, Segment{0, 0});
+      note(Compiled::Kind::send_initial, out_.segs[0].offset, out_.elements, peer);
       return;
     }
     materialize(runs);
@@ -437,7 +486,7 @@ void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
     check(PMPI_Isend(at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &r),
           "MPI_Isend");
     defer(r, out_.segs[0]);
-    trace(true, peer, out_.segs[0]);
+    note(Compiled::Kind::send, out_.segs[0].offset, out_.elements, peer);
   } else if (out_.segs.size() == 1) {
     untraceable();
     out_.form = Form::direct;
@@ -481,6 +530,7 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
       in_.form = Form::direct;
       in_.first_touch = true;
       post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
+      note(Compiled::Kind::recv_initial, in_.segs[0].offset, in_.elements, peer);
       return;
     } else {
       materialize(runs);
@@ -489,12 +539,15 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
   if (action == Action::copy && single) {
     in_.form = Form::direct;
     post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
-    trace(false, peer, in_.segs[0]);
+    note(Compiled::Kind::recv, in_.segs[0].offset, in_.elements, peer);
   } else if (action == Action::copy && post_indexed(false, peer, in_)) {
     untraceable();
     in_.form = Form::indexed;
   } else if (t.contiguous || single) {
-    untraceable();
+    if (single)
+      note(Compiled::Kind::recv_combine, in_.segs[0].offset, in_.elements, peer, action);
+    else
+      untraceable();
     // A scratch copy with the datatype's layout (for a contiguous type the
     // elements are simply back to back).
     in_.form = Form::staged;
@@ -508,13 +561,13 @@ void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action
 }
 
 void MpiExecutor::local(const plan::LocalOp& op) {
-  untraceable();
   locals_.push_back(op);
 }
 
 void MpiExecutor::wait() {
   wait_all(requests_, cfg_.wait, cfg_.spin);
   requests_.clear();
+  if (rec_ != nullptr && rec_->valid) rec_->apply.push_back(rec_->entries.size());
   // A round may send a block and combine into it (the dissemination
   // allreduce sends W and receives into W): the send, posted after the
   // receive and deferred, must finish before finish_recv() writes.
@@ -525,7 +578,7 @@ void MpiExecutor::wait() {
   in_.form = Form::none;
   in_.first_touch = false;
   out_.form = Form::none;
-  if (trace_ != nullptr && trace_->valid) trace_->round_end.push_back(trace_->msgs.size());
+  if (rec_ != nullptr && rec_->valid) rec_->round_end.push_back(rec_->entries.size());
 }
 
 }  // namespace optcoll::mpi

@@ -150,32 +150,60 @@ class MpiExecutor final : public plan::Executor {
   // it before the buffers may change.
   void finish();
 
-  // The small-message path. A run recorded into a Trace (record() before
-  // run()) lists every message of every round when each one went straight
-  // between one segment of the buffer and MPI: copies only, no staging,
-  // packing, combining, local operations, initial content or parts.
-  // start_replay() then posts the same messages in the same order, with the same
-  // deferral of sends, without walking the plan: O(messages), none of the
-  // plan's per-round bookkeeping, which costs more than the messages
-  // themselves at a few bytes (docs/decisions/small-message-replay.md). Valid for every
-  // later call with the same plan and layout whose messages fit one MPI call
-  // (largest <= the chunk).
-  struct Trace {
-    struct Msg {
-      std::int64_t offset = 0;  // first element
-      std::int32_t count = 0;   // elements
-      std::int32_t peer = 0;
-      bool send = false;
+  // The compiled plan (the small-message path). A run recorded into a
+  // Compiled (record() before run()) lists, per round, what this rank did:
+  // the messages it posted (each one segment of the working buffer or of
+  // the initial content, at most one chunk), then what it did with the
+  // round's data (the receive's combine, the plan's local copies and
+  // combinations, copies of initial content into the buffer), and what
+  // finish() did at the end. start_replay() then does the same in the same
+  // order, with the same deferral of sends, without walking the plan or
+  // the untouched-block bookkeeping: O(entries), none of the plan's
+  // per-round work, which costs more than the messages themselves at a few
+  // bytes (docs/decisions/small-message-replay.md). A run that needed
+  // staging several segments, packing, an indexed type, a message above
+  // one chunk, parts, or more than kMaxCompiled entries compiles to
+  // nothing (valid false). Valid for every later call with the same plan,
+  // layout and initial-content setting (init, commutative, complete) whose
+  // messages fit one MPI call (largest <= the chunk), with any datatype.
+  struct Compiled {
+    enum class Kind : std::uint8_t {
+      send,          // Isend count elements at element `at` of the buffer
+      send_initial,  // ... of the initial content
+      recv,          // Irecv into the buffer (a copy)
+      recv_initial,  // Irecv into the buffer, then buffer = initial (+) buffer
+      recv_combine,  // Irecv into scratch, then combine it into the buffer (action)
+      initial,       // copy count elements of initial content into the buffer
+      local,         // the plan's local op: buffer[at] (action)= buffer[from]
     };
-    std::vector<Msg> msgs;
-    std::vector<std::size_t> round_end;  // msgs index after each round
-    std::int64_t largest = 0;            // elements of the largest message
+    struct Entry {
+      Kind kind = Kind::send;
+      plan::Action action = plan::Action::copy;
+      std::int32_t peer = 0;
+      std::int64_t at = 0;  // first element
+      std::int64_t from = 0;
+      std::int64_t count = 0;
+    };
+    std::vector<Entry> entries;
+    // Round r's posts are entries [round_end[r-1], apply[r]), what it does
+    // after its messages completed [apply[r], round_end[r]); finish()'s
+    // entries follow the last round.
+    std::vector<std::size_t> apply;
+    std::vector<std::size_t> round_end;
+    std::int64_t largest = 0;   // elements of the largest message
+    bool with_initial = false;  // recorded with set_initial() ...
+    bool commutative = true;    // ... these arguments
+    bool complete = false;
     bool valid = false;
+    bool recorded_for(bool init, bool comm, bool complete_at_end) const noexcept {
+      return with_initial == init && (!init || (commutative == comm && complete == complete_at_end));
+    }
   };
-  void record(Trace* trace);  // after bind(); null: stop recording
-  // start_replay() posts the trace's first round and returns; progress()
-  // and complete() go on as after start().
-  void start_replay(const Trace& trace);
+  void record(Compiled* compiled);  // after bind(), set_parts(), set_initial(); null: stop recording
+  // start_replay() posts the first round and returns; progress() and
+  // complete() go on as after start(). init: the initial content (as
+  // set_initial(), null if none).
+  void start_replay(const Compiled& compiled, const void* init);
 
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override;
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override;
@@ -221,6 +249,8 @@ class MpiExecutor final : public plan::Executor {
   void combine(std::byte* in, std::byte* own, std::int64_t count, plan::Action action);
   void finish_recv();
   void apply_local(const plan::LocalOp& op);
+  // to (action)= from for count elements (one segment each).
+  void apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, plan::Action action);
   struct Deferred {
     MPI_Request request;
     plan::Segment seg;
@@ -253,21 +283,24 @@ class MpiExecutor final : public plan::Executor {
   std::vector<plan::Segment> from_, to_;  // local operation operands
   std::vector<int> index_lengths_;        // post_indexed()
   std::vector<MPI_Aint> index_addresses_;
-  Trace* trace_ = nullptr;  // record(): the run being recorded
+  Compiled* rec_ = nullptr;  // record(): the run being recorded
   void untraceable() noexcept {
-    if (trace_ != nullptr) trace_->valid = false;
+    if (rec_ != nullptr) rec_->valid = false;
   }
-  void trace(bool is_send, int peer, const plan::Segment& seg);
+  void note(Compiled::Kind kind, std::int64_t at, std::int64_t count, int peer = 0,
+            plan::Action action = plan::Action::copy, std::int64_t from = 0);
+  void replay_apply(const Compiled::Entry& e);
   const std::byte* init_ = nullptr;
   // The run between start() / start_replay() and its end: a plan walked,
-  // or a trace replayed.
+  // or a compiled plan replayed.
   const plan::RankPlan* started_ = nullptr;
-  const Trace* replay_ = nullptr;
-  std::int64_t next_round_ = 0;  // the next round to post
-  bool round_open_ = false;      // a round is posted and not finished
-  std::size_t replay_msg_ = 0;   // replay: the next message
-  plan::Segment replay_in_;      // replay: the open round's receive
-  bool replay_received_ = false;
+  const Compiled* replay_ = nullptr;
+  std::int64_t next_round_ = 0;                 // the next round to post
+  bool round_open_ = false;                     // a round is posted and not finished
+  std::size_t replay_next_ = 0;                 // replay: the next entry
+  const Compiled::Entry* replay_in_ = nullptr;  // replay: the open round's receive
+  std::byte* replay_stage_ = nullptr;           // replay: where recv_combine receives
+  bool replay_writes_ = false;                  // replay: the open round writes into the buffer
   std::int64_t total_rounds() const noexcept {
     return replay_ != nullptr ? static_cast<std::int64_t>(replay_->round_end.size()) : started_->rounds();
   }
@@ -275,7 +308,7 @@ class MpiExecutor final : public plan::Executor {
   void close_round();  // finishes the open round (waits for what is left)
   void end_run();      // after the last round
   bool open_round_needs_deferred() const noexcept {
-    return replay_ != nullptr ? replay_received_ : in_.form != Form::none;
+    return replay_ != nullptr ? replay_writes_ : in_.form != Form::none || !locals_.empty();
   }
   bool commutative_ = true;
   bool materialize_at_end_ = false;

@@ -105,26 +105,14 @@ void MpiExecutor::apply_local(const plan::LocalOp& op) {
   gather({&op.from, 1}, from_, nf);
   gather({&op.to, 1}, to_, nt);
   if (nf != nt) throw Error(Errc::internal, "plan's local operation joins runs of different sizes");
-  if (!deferred_.empty()) complete_deferred(to_, false);
-  const TypeInfo& t = cfg_.type;
   std::size_t fi = 0;
   std::size_t ti = 0;
   std::int64_t fa = 0;
   std::int64_t ta = 0;
   while (fi < from_.size() && ti < to_.size()) {
     const std::int64_t c = std::min(from_[fi].count - fa, to_[ti].count - ta);
-    std::byte* f = at(from_[fi].offset + fa);
-    std::byte* d = at(to_[ti].offset + ta);
-    if (op.action == Action::copy) {
-      copy_elements(f, d, c, t, scratch_->copy);
-    } else if (op.action == Action::combine_before) {
-      combine(f, d, c, Action::combine_before);
-    } else {
-      // to = to (+) from without writing `from`: combine on a copy of it.
-      std::byte* tmp = offset(scratch_->in.get(t.span_bytes(c)), -t.true_lb);
-      copy_elements(f, tmp, c, t, scratch_->copy);
-      combine(tmp, d, c, Action::combine_after);
-    }
+    note(Compiled::Kind::local, to_[ti].offset + ta, c, 0, op.action, from_[fi].offset + fa);
+    apply_piece(from_[fi].offset + fa, to_[ti].offset + ta, c, op.action);
     fa += c;
     ta += c;
     if (fa == from_[fi].count) {
@@ -135,6 +123,26 @@ void MpiExecutor::apply_local(const plan::LocalOp& op) {
       ++ti;
       ta = 0;
     }
+  }
+}
+
+void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, Action action) {
+  const TypeInfo& t = cfg_.type;
+  if (!deferred_.empty()) {
+    const Segment s{to, count};
+    complete_deferred({&s, 1}, false);
+  }
+  std::byte* f = at(from);
+  std::byte* d = at(to);
+  if (action == Action::copy) {
+    copy_elements(f, d, count, t, scratch_->copy);
+  } else if (action == Action::combine_before) {
+    combine(f, d, count, Action::combine_before);
+  } else {
+    // to = to (+) from without writing `from`: combine on a copy of it.
+    std::byte* tmp = offset(scratch_->in.get(t.span_bytes(count)), -t.true_lb);
+    copy_elements(f, tmp, count, t, scratch_->copy);
+    combine(tmp, d, count, Action::combine_after);
   }
 }
 
@@ -172,6 +180,7 @@ void MpiExecutor::materialize(std::span<const plan::BlockRun> runs) {
       const auto i = static_cast<std::size_t>(id);
       if (i >= fresh_.size() || fresh_[i] == 0) continue;
       const Segment s = layout_->block(id);
+      note(Compiled::Kind::initial, s.offset, s.count);
       copy_elements(init_at(s.offset), at(s.offset), s.count, cfg_.type, scratch_->copy);
       fresh_[i] = 0;
     }

@@ -74,17 +74,20 @@ void PreparedPlan::start() {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
   ex.bind(cfg_, buffers_.base, plan_->layout(), *scratch_);
-  const bool plain = parts_.empty() && buffers_.init == nullptr;
-  if (plain && trace_.valid && trace_.largest <= cfg_.chunk) {
-    ex.start_replay(trace_);  // round 0 posted; progress() / complete() go on
+  const bool init = buffers_.init != nullptr;
+  const bool same_setting = compiled_.recorded_for(init, spec_.commutative, buffers_.complete);
+  if (parts_.empty() && recorded_ && same_setting && compiled_.valid && compiled_.largest <= cfg_.chunk) {
+    ex.start_replay(compiled_, buffers_.init);  // round 0 posted; progress() / complete() go on
     return;
   }
   if (!parts_.empty()) ex.set_parts(parts_);
-  if (buffers_.init != nullptr) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
-  recording_ = plain && !traced_;
+  if (init) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
+  // The first run compiles the plan; so does the first run with another
+  // initial-content setting (an in-place call after one that was not).
+  recording_ = parts_.empty() && (!recorded_ || !same_setting);
   if (recording_) {
-    traced_ = true;
-    ex.record(&trace_);
+    recorded_ = true;
+    ex.record(&compiled_);
   }
   try {
     ex.start(*plan_);
@@ -117,14 +120,11 @@ void PreparedPlan::complete() {
 }
 
 void PreparedPlan::end_recording() noexcept {
-  // The executor's finish() ends the recording; an untraceable run leaves
-  // no trace.
-  if (recording_ && !trace_.valid) trace_ = {};
-  recording_ = false;
+  recording_ = false;  // the executor's finish() ended the recording
 }
 
 void PreparedPlan::abandon() noexcept {
-  if (recording_) trace_ = {};  // keep no half trace
+  if (recording_) compiled_.valid = false;  // keep no half compiled plan
   recording_ = false;
 }
 

@@ -7,9 +7,9 @@
 // the communicator's first such call, measures: collective) the LogP
 // parameters. bind() is O(1) apart from the executor's own setup; start()
 // posts round 0 and complete() runs the rest, as MpiExecutor::start /
-// complete. Plain runs (no parts, no initial content) replay the first plain
-// run's message trace when it was traceable (MpiExecutor::Trace): then a run
-// walks no plan.
+// complete. The first run compiles the plan (MpiExecutor::Compiled); later
+// runs with the same initial-content setting replay the compiled plan when
+// it could be compiled (small messages, no parts): then a run walks no plan.
 #pragma once
 
 #include <memory>
@@ -57,9 +57,8 @@ class PreparedPlan {
   // One run of the bound call: start() posts round 0 and returns (it never
   // waits for other ranks: a request's start), progress() advances it
   // without blocking (true when done), complete() finishes it (at once
-  // after progress() said done). run() = start() + complete(). A plain run
-  // replays the first plain run's trace when it can, round by round as
-  // well.
+  // after progress() said done). run() = start() + complete(). A run
+  // replays the compiled plan when it can, round by round as well.
   void start();
   bool progress();
   void complete();
@@ -69,10 +68,10 @@ class PreparedPlan {
   }
 
   const plan::RankPlan& plan() const noexcept { return *plan_; }
-  // The first plain run's messages (valid: replayed by later plain runs) and
-  // whether that run happened.
-  const MpiExecutor::Trace& trace() const noexcept { return trace_; }
-  bool traced() const noexcept { return traced_; }
+  // The compiled plan (valid: later runs with its setting replay it) and
+  // whether a run compiled it.
+  const MpiExecutor::Compiled& compiled() const noexcept { return compiled_; }
+  bool recorded() const noexcept { return recorded_; }
 
  private:
   void end_recording() noexcept;  // after a run
@@ -83,8 +82,8 @@ class PreparedPlan {
   bool caller_layout_ = false;
   std::unique_ptr<plan::BlockLayout> layout_;  // the plan's groups (rank-group collectives, exchanges)
   std::unique_ptr<plan::RankPlan> plan_;
-  MpiExecutor::Trace trace_;
-  bool traced_ = false;  // the first plain run was recorded (trace_.valid: usable)
+  MpiExecutor::Compiled compiled_;
+  bool recorded_ = false;  // a run was recorded into compiled_ (compiled_.valid: usable)
   bool recording_ = false;
   ExecConfig cfg_;
   Buffers buffers_;

@@ -102,4 +102,67 @@ void SegmentedBytes::store(MPI_Comm comm) {
   }
 }
 
+ByteStream& Staging::stream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes) {
+  for (auto& s : streams_)
+    if (!s) return s.emplace(buf, count, type, bytes);
+  throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
+}
+
+SegmentedBytes& Staging::segmented(const void* buf, std::span<const int> counts, std::span<const int> displs,
+                                   MPI_Datatype type) {
+  for (auto& s : segmented_)
+    if (!s) return s.emplace(buf, counts, displs, type);
+  throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
+}
+
+void Staging::later(const Later& l) {
+  later_.push_back(l);
+}
+
+void Staging::load(ByteStream& s, MPI_Comm comm) {
+  if (mode_ == Mode::persistent) {
+    if (!s.direct()) later({.stream = &s, .load = true, .comm = comm});
+    return;
+  }
+  s.load(comm);
+}
+
+void Staging::load(SegmentedBytes& s, std::size_t i, MPI_Comm comm) {
+  if (mode_ == Mode::persistent) {
+    if (!s.direct()) later({.segmented = &s, .index = i, .load = true, .comm = comm});
+    return;
+  }
+  s.load(i, comm);
+}
+
+void Staging::store(ByteStream& s, MPI_Comm comm) {
+  if (mode_ == Mode::now) return s.store(comm);
+  if (!s.direct()) later({.stream = &s, .comm = comm});
+}
+
+void Staging::store(SegmentedBytes& s, MPI_Comm comm) {
+  if (mode_ == Mode::now) return s.store(comm);
+  if (!s.direct()) later({.segmented = &s, .comm = comm});
+}
+
+void Staging::before_start() {
+  for (const Later& l : later_) {
+    if (!l.load) continue;
+    if (l.stream != nullptr)
+      l.stream->load(l.comm);
+    else
+      l.segmented->load(l.index, l.comm);
+  }
+}
+
+void Staging::after_completion() {
+  for (const Later& l : later_) {
+    if (l.load) continue;
+    if (l.stream != nullptr)
+      l.stream->store(l.comm);
+    else
+      l.segmented->store(l.comm);
+  }
+}
+
 }  // namespace optcoll::pmpi

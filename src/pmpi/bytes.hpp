@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -61,6 +62,7 @@ class SegmentedBytes {
   SegmentedBytes& operator=(const SegmentedBytes&) = delete;
 
   void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
+  bool direct() const noexcept { return direct_; }
   const int* byte_counts() const noexcept { return bytes_.data(); }
   const int* byte_displs() const noexcept { return displs_.data(); }
   std::int64_t total() const noexcept { return total_; }
@@ -81,6 +83,49 @@ class SegmentedBytes {
   std::vector<int> bytes_;   // per segment
   std::vector<int> displs_;  // per segment, in data()
   std::vector<std::byte> packed_;
+};
+
+// Where a call's byte views live, and when they are filled from the user's
+// elements (load) and written back (store). A blocking call does both at
+// once, on views that live as long as the Staging (on its stack). A request
+// keeps its Staging (the carrier owns it, requests.cpp): a nonblocking call
+// loads at once and stores after completion; a persistent one loads at
+// every start and stores after every completion. Views that are the user's
+// buffer itself (direct) need neither. At most two views of each kind.
+class Staging {
+ public:
+  enum class Mode : std::uint8_t { now, nonblocking, persistent };
+  explicit Staging(Mode mode = Mode::now) noexcept : mode_(mode) {}
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+
+  ByteStream& stream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  SegmentedBytes& segmented(const void* buf, std::span<const int> counts, std::span<const int> displs,
+                            MPI_Datatype type);
+  void load(ByteStream& s, MPI_Comm comm);
+  void load(SegmentedBytes& s, std::size_t i, MPI_Comm comm);
+  void store(ByteStream& s, MPI_Comm comm);
+  void store(SegmentedBytes& s, MPI_Comm comm);
+
+  // A request's: the loads before each start (persistent), the stores
+  // after each completion.
+  void before_start();
+  void after_completion();
+
+ private:
+  struct Later {
+    ByteStream* stream = nullptr;  // else segmented
+    SegmentedBytes* segmented = nullptr;
+    std::size_t index = 0;
+    bool load = false;
+    MPI_Comm comm = MPI_COMM_NULL;
+  };
+  void later(const Later& l);
+
+  Mode mode_;
+  std::optional<ByteStream> streams_[2];
+  std::optional<SegmentedBytes> segmented_[2];
+  std::vector<Later> later_;
 };
 
 }  // namespace optcoll::pmpi

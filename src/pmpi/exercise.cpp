@@ -14,7 +14,7 @@ std::unique_ptr<Exercise> make_exercise(Op op, MPI_Comm comm, std::int64_t bytes
     return std::make_unique<exercises::shape<&OPTCOLL_##Name, &PMPI_##Name>>(comm, bytes);
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective) case Op::Name:
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) case Op::Name:
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
     return nullptr;  // requests are not exercised (optcoll-tune measures the blocking calls)

@@ -14,7 +14,7 @@ enum class Op : std::uint8_t {
 #define OPTCOLL_PMPI_OP(Name, collective, shape) Name,
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective) Name,
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) Name,
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 };
@@ -28,7 +28,7 @@ inline constexpr std::array kOps{
 #define OPTCOLL_PMPI_OP(Name, collective, shape) OpInfo{#Name, plan::Collective::collective},
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective) OpInfo{#Name, plan::Collective::collective},
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OpInfo{#Name, plan::Collective::collective},
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 };

@@ -29,19 +29,26 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "bytes.hpp"
+#include "mpi/c_api.hpp"
 #include "mpi/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 #include "shapes.hpp"
+#include "shapes_alltoall.hpp"
+#include "shapes_gather.hpp"
+#include "shapes_reduction.hpp"
 
 namespace optcoll::pmpi::requests {
 namespace {
 
 struct Entry {
   Request req;
+  std::unique_ptr<Staging> staging;  // the call's byte views (bytes.hpp)
   bool persistent = false;
   int tag = 0;       // persistent: the carrier's tag on self_comm()
   bool done = true;  // the run has finished (or, persistent, none was started)
@@ -102,6 +109,7 @@ void empty_status(MPI_Status* status) {
 // The run of e (carried by c) has finished: MPI may complete the carrier.
 void finished(Entry& e, MPI_Request c) {
   e.done = true;
+  e.staging->after_completion();
   if (!e.persistent) {
     mpi::check(PMPI_Grequest_complete(c), "MPI_Grequest_complete");
     return;
@@ -164,16 +172,51 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
 }
 
-// Makes *request the carrier of make()'s optcoll request.
+// The nonblocking or persistent call being run: its shape's Optcoll and
+// Native (below) find their request argument here, and its shape the
+// Staging the request keeps (shapes::t_request_staging).
+struct Pending {
+  MPI_Request* request = nullptr;
+  MPI_Info info = MPI_INFO_NULL;
+  bool persistent = false;
+  std::unique_ptr<Staging> staging;
+};
+thread_local Pending* t_pending = nullptr;
+
+// Runs a request call's shape with its Pending in place.
+template <class Shape>
+int run(bool persistent, MPI_Request* request, MPI_Info info, Shape&& shape) {
+  Pending pending{request, info, persistent,
+                  std::make_unique<Staging>(persistent ? Staging::Mode::persistent : Staging::Mode::nonblocking)};
+  struct Scope {
+    explicit Scope(Pending& p) {
+      t_pending = &p;
+      shapes::t_request_staging = p.staging.get();
+    }
+    ~Scope() {
+      t_pending = nullptr;
+      shapes::t_request_staging = nullptr;
+    }
+  } scope(pending);
+  return shape();
+}
+
+// The shape's Optcoll: make(&handle) makes the optcoll request (the C API,
+// which raises its own errors); *request becomes its carrier.
 template <class Make>
-int carry(MPI_Comm comm, bool persistent, MPI_Request* request, Make&& make) {
+int carry(MPI_Comm comm, Make&& make) {
+  Pending& pd = *t_pending;
+  OPTCOLL_Request h = OPTCOLL_REQUEST_NULL;
+  if (const int rc = make(&h); rc != MPI_SUCCESS) return rc;
+  const std::unique_ptr<OPTCOLL_Request_s> handle(h);
   return shapes::guarded(comm, [&] {
-    if (request == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: NULL request");
+    if (pd.request == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: NULL request");
     auto e = std::make_unique<Entry>();
-    e->persistent = persistent;
-    e->req = make();
+    e->persistent = pd.persistent;
+    e->req = std::move(handle->request);
+    e->staging = std::move(pd.staging);
     MPI_Request c = MPI_REQUEST_NULL;
-    if (persistent) {
+    if (pd.persistent) {
       e->tag = g_next_tag.fetch_add(1) % 32768;  // MPI_TAG_UB is at least 32767
       mpi::check(PMPI_Recv_init(nullptr, 0, MPI_BYTE, 0, e->tag, self_comm(), &c), "MPI_Recv_init");
     } else {
@@ -185,98 +228,43 @@ int carry(MPI_Comm comm, bool persistent, MPI_Request* request, Make&& make) {
       g_entries[c] = std::move(e);
       g_count.fetch_add(1, std::memory_order_release);
     }
-    *request = c;
+    *pd.request = c;
     return MPI_SUCCESS;
   });
 }
 
-// Bcast moves the caller's buffer as it is: contiguous datatypes only (the
-// blocking call's byte staging would have to live as long as the request).
-void contiguous_only(shapes::Gate& g, MPI_Datatype type) {
-  if (g.bad != nullptr) return;
-  try {
-    if (!mpi::TypeInfo::of(type).contiguous) g.bad = "non-contiguous datatype in a nonblocking or persistent Bcast";
-  } catch (const MpiError&) {
-    g.bad = "invalid datatype";
-  }
+template <class... A>
+MPI_Comm comm_of(A... a) {  // the communicator: every collective's last blocking argument
+  return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
 }
 
 }  // namespace
 }  // namespace optcoll::pmpi::requests
 
 using optcoll::pmpi::Op;
-using optcoll::pmpi::shapes::Gate;
+namespace shapes = optcoll::pmpi::shapes;
 namespace rq = optcoll::pmpi::requests;
 
 // ---- The collectives ----
+//
+// MPI_<Name> (request_ops.def) runs the blocking call's shape with two
+// callables of the blocking argument list: Optcoll makes the optcoll
+// request and its carrier, Native is PMPI_<Name> with the request (and,
+// persistent, the info) appended.
 
-namespace {
+#define OPTCOLL_PMPI_EXPAND(m, args) m args
+#define OPTCOLL_PMPI_WITH_REQUEST(...) (__VA_ARGS__, MPI_Request * request)
+#define OPTCOLL_PMPI_WITH_INFO_REQUEST(...) (__VA_ARGS__, MPI_Info info, MPI_Request * request)
 
-int ibcast(Op op, bool persistent, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-           MPI_Request* request, bool& native) {
-  Gate g(comm);
-  native = true;
-  if (!g.active) return MPI_SUCCESS;
-  g.check_root(root);
-  const std::int64_t bytes = g.payload(count, datatype);
-  rq::contiguous_only(g, datatype);
-  if (!g.optcoll(op, comm, {.elem_size = 1, .count = bytes})) return MPI_SUCCESS;
-  native = false;
-  return rq::carry(comm, persistent, request, [&] {
-    return persistent ? optcoll::bcast_init(buffer, count, datatype, root, comm)
-                      : optcoll::ibcast(buffer, count, datatype, root, comm);
-  });
-}
-
-int ireduce(Op op, bool persistent, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op mop,
-            int root, MPI_Comm comm, MPI_Request* request, bool& native) {
-  Gate g(comm);
-  native = true;
-  if (!g.active) return MPI_SUCCESS;
-  g.check_root(root);
-  if (!g.optcoll(op, comm, g.reduction(count, datatype, mop))) return MPI_SUCCESS;
-  native = false;
-  return rq::carry(comm, persistent, request, [&] {
-    return persistent ? optcoll::reduce_init(sendbuf, recvbuf, count, datatype, mop, root, comm)
-                      : optcoll::ireduce(sendbuf, recvbuf, count, datatype, mop, root, comm);
-  });
-}
-
-int iallreduce(Op op, bool persistent, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op mop,
-               MPI_Comm comm, MPI_Request* request, bool& native) {
-  Gate g(comm);
-  native = true;
-  if (!g.active) return MPI_SUCCESS;
-  if (!g.optcoll(op, comm, g.reduction(count, datatype, mop))) return MPI_SUCCESS;
-  native = false;
-  return rq::carry(comm, persistent, request, [&] {
-    return persistent ? optcoll::allreduce_init(sendbuf, recvbuf, count, datatype, mop, comm)
-                      : optcoll::iallreduce(sendbuf, recvbuf, count, datatype, mop, comm);
-  });
-}
-
-}  // namespace
-
-extern "C" int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                          MPI_Request* request) {
-  bool native = true;
-  const int rc = ibcast(Op::Ibcast, false, buffer, count, datatype, root, comm, request, native);
-  return native ? PMPI_Ibcast(buffer, count, datatype, root, comm, request) : rc;
-}
-
-extern "C" int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                           MPI_Comm comm, MPI_Request* request) {
-  bool native = true;
-  const int rc = ireduce(Op::Ireduce, false, sendbuf, recvbuf, count, datatype, op, root, comm, request, native);
-  return native ? PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request) : rc;
-}
-
-extern "C" int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, MPI_Request* request) {
-  bool native = true;
-  const int rc = iallreduce(Op::Iallreduce, false, sendbuf, recvbuf, count, datatype, op, comm, request, native);
-  return native ? PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request) : rc;
-}
+#define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                               \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
+    constexpr auto optcoll = [](auto... a) {                                                              \
+      return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., h); });   \
+    };                                                                                                    \
+    constexpr auto native = [](auto... a) { return PMPI_##Name(a..., rq::t_pending->request); };          \
+    return rq::run(false, request, MPI_INFO_NULL,                                                         \
+                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
+  }
 
 // The persistent collectives: MPI-4's names, or Open MPI 4.1's MPIX_ ones.
 #if MPI_VERSION >= 4
@@ -288,29 +276,26 @@ extern "C" int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI
 #endif
 
 #ifdef OPTCOLL_PERSISTENT
-extern "C" int OPTCOLL_PERSISTENT(Bcast_init)(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                                              MPI_Info info, MPI_Request* request) {
-  bool native = true;
-  const int rc = ibcast(Op::Bcast_init, true, buffer, count, datatype, root, comm, request, native);
-  return native ? OPTCOLL_PPERSISTENT(Bcast_init)(buffer, count, datatype, root, comm, info, request) : rc;
-}
-
-extern "C" int OPTCOLL_PERSISTENT(Reduce_init)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                                               MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
-                                               MPI_Request* request) {
-  bool native = true;
-  const int rc = ireduce(Op::Reduce_init, true, sendbuf, recvbuf, count, datatype, op, root, comm, request, native);
-  return native ? OPTCOLL_PPERSISTENT(Reduce_init)(sendbuf, recvbuf, count, datatype, op, root, comm, info, request)
-                : rc;
-}
-
-extern "C" int OPTCOLL_PERSISTENT(Allreduce_init)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  bool native = true;
-  const int rc = iallreduce(Op::Allreduce_init, true, sendbuf, recvbuf, count, datatype, op, comm, request, native);
-  return native ? OPTCOLL_PPERSISTENT(Allreduce_init)(sendbuf, recvbuf, count, datatype, op, comm, info, request) : rc;
-}
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                            \
+  extern "C" int OPTCOLL_PERSISTENT(Name)                                                                 \
+      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {                  \
+    constexpr auto optcoll = [](auto... a) {                                                              \
+      return rq::carry(rq::comm_of(a...),                                                                 \
+                       [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., rq::t_pending->info, h); }); \
+    };                                                                                                    \
+    constexpr auto native = [](auto... a) {                                                               \
+      return OPTCOLL_PPERSISTENT(Name)(a..., rq::t_pending->info, rq::t_pending->request);                \
+    };                                                                                                    \
+    return rq::run(true, request, info,                                                                   \
+                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
+  }
+#else
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)
 #endif
+
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OPTCOLL_PMPI_REQUEST_##kind(Name, shape)
+#include "request_ops.def"
+#undef OPTCOLL_PMPI_REQUEST_OP
 
 // ---- Completing and starting requests ----
 
@@ -459,7 +444,9 @@ extern "C" int MPI_Start(MPI_Request* request) {
   if (e == nullptr) return PMPI_Start(request);
   MPI_Comm comm = e->req.comm();
   return optcoll::pmpi::shapes::guarded(comm, [&] {
-    e->req.start();  // MPI_ERR_REQUEST if active
+    if (!e->done) throw optcoll::MpiError(MPI_ERR_REQUEST, "optcoll: MPI_Start of an active request");
+    e->staging->before_start();
+    e->req.start();
     e->done = false;
     return PMPI_Start(request);
   });

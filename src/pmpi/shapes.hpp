@@ -110,6 +110,14 @@ inline int own_bytes(std::int64_t bytes) {
   return static_cast<int>(bytes);
 }
 
+// The Staging of the call being run: a request's, which requests.cpp sets
+// while a nonblocking or persistent call runs its shape (the request keeps
+// the views, bytes.hpp), else the blocking call's own `local`.
+inline thread_local Staging* t_request_staging = nullptr;
+inline Staging& staging(Staging& local) noexcept {
+  return t_request_staging != nullptr ? *t_request_staging : local;
+}
+
 // Runs f (returning an MPI code, already raised through comm's error
 // handler if it is an error); exceptions become MPI error codes raised
 // through comm's error handler.
@@ -141,10 +149,12 @@ int bcast OPTCOLL_PMPI_PARAMS_bcast {
   if (g.bad == nullptr && bytes > INT_MAX) g.bad = "more than INT_MAX bytes";
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_PMPI_ARGS_bcast;
   return guarded(comm, [&] {
-    ByteStream data(buffer, count, datatype, bytes);
-    if (g.rank == root) data.load(comm);
+    Staging local;
+    Staging& st = staging(local);
+    ByteStream& data = st.stream(buffer, count, datatype, bytes);
+    if (g.rank == root) st.load(data, comm);
     const int rc = Optcoll(data.data(), data.size(), MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS && g.rank != root) data.store(comm);
+    if (rc == MPI_SUCCESS && g.rank != root) st.store(data, comm);
     return rc;
   });
 }

@@ -43,6 +43,8 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
   const bool as_bytes = mpi::unsupported_datatype(recvcount, recvtype) != nullptr ||
                         (!in_place && mpi::unsupported_datatype(sendcount, sendtype) != nullptr);
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     if (!as_bytes) return Optcoll OPTCOLL_PMPI_ARGS_alltoall;
     const auto p = static_cast<std::size_t>(g.size);
     std::vector<int> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
@@ -51,20 +53,20 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
       rd[j] = static_cast<int>(j) * recvcount;
       sd[j] = static_cast<int>(j) * sendcount;
     }
-    SegmentedBytes recv(recvbuf, rc, rd, recvtype);
+    SegmentedBytes& recv = st.segmented(recvbuf, rc, rd, recvtype);
     own_bytes(recv.total());
     const int bytes = recv.byte_counts()[0];
     int rc_code = MPI_SUCCESS;
     if (in_place) {
-      for (std::size_t j = 0; j < p; ++j) recv.load(j, comm);
+      for (std::size_t j = 0; j < p; ++j) st.load(recv, j, comm);
       rc_code = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     } else {
-      SegmentedBytes send(sendbuf, sc, sd, sendtype);
+      SegmentedBytes& send = st.segmented(sendbuf, sc, sd, sendtype);
       own_bytes(send.total());
-      for (std::size_t j = 0; j < p; ++j) send.load(j, comm);
+      for (std::size_t j = 0; j < p; ++j) st.load(send, j, comm);
       rc_code = Optcoll(send.data(), send.byte_counts()[0], MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     }
-    if (rc_code == MPI_SUCCESS) recv.store(comm);
+    if (rc_code == MPI_SUCCESS) st.store(recv, comm);
     return rc_code;
   });
 }

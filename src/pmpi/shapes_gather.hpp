@@ -62,18 +62,20 @@ int allgather OPTCOLL_PMPI_PARAMS_allgather {
   const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_allgather;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     const int per = static_cast<int>(total / g.size);
-    ByteStream recv(recvbuf, recvcount * g.size, recvtype, total);
+    ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      recv.load(comm);  // this rank's group is in recvbuf
+      st.load(recv, comm);  // this rank's group is in recvbuf
       rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     } else {
-      ByteStream send(sendbuf, sendcount, sendtype, per);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, per);
+      st.load(send, comm);
       rc = Optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     }
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }
@@ -99,20 +101,22 @@ int allgatherv OPTCOLL_PMPI_PARAMS_allgatherv {
                  {recvcounts, one}))
     return Native OPTCOLL_PMPI_ARGS_allgatherv;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes recv(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
+    SegmentedBytes& recv = st.segmented(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
     const auto me = static_cast<std::size_t>(g.rank);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      recv.load(me, comm);
+      st.load(recv, me, comm);
       rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, comm);
     } else {
-      ByteStream send(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
+      st.load(send, comm);
       rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
                    comm);
     }
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }
@@ -132,23 +136,25 @@ int gather OPTCOLL_PMPI_PARAMS_gather {
   const std::int64_t total = regular_total(g, per);
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_gather;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     const int n = static_cast<int>(total / g.size);
     if (!is_root) {
-      ByteStream send(sendbuf, sendcount, sendtype, n);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
+      st.load(send, comm);
       return Optcoll(send.data(), n, MPI_BYTE, nullptr, 0, MPI_BYTE, root, comm);
     }
-    ByteStream recv(recvbuf, recvcount * g.size, recvtype, total);
+    ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      recv.load(comm);
+      st.load(recv, comm);
       rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     } else {
-      ByteStream send(sendbuf, sendcount, sendtype, n);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
+      st.load(send, comm);
       rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     }
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }
@@ -175,27 +181,29 @@ int gatherv OPTCOLL_PMPI_PARAMS_gatherv {
                                : payload_bytes(sendcount, sendtype);
   if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_gatherv;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     if (!is_root) {
       const int n = own_bytes(payload_bytes(sendcount, sendtype));
-      ByteStream send(sendbuf, sendcount, sendtype, n);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
+      st.load(send, comm);
       return Optcoll(send.data(), n, MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, root, comm);
     }
     const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes recv(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
+    SegmentedBytes& recv = st.segmented(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
     own_bytes(recv.total());
     int rc = MPI_SUCCESS;
     if (in_place) {
-      recv.load(static_cast<std::size_t>(root), comm);
+      st.load(recv, static_cast<std::size_t>(root), comm);
       rc =
           Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
     } else {
       const int n = own_bytes(payload_bytes(sendcount, sendtype));
-      ByteStream send(sendbuf, sendcount, sendtype, n);
-      send.load(comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
+      st.load(send, comm);
       rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
     }
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }
@@ -215,19 +223,21 @@ int scatter OPTCOLL_PMPI_PARAMS_scatter {
   const std::int64_t total = regular_total(g, per);
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_scatter;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     const int n = static_cast<int>(total / g.size);
     if (!is_root) {
-      ByteStream recv(recvbuf, recvcount, recvtype, n);
+      ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
       const int rc = Optcoll(nullptr, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-      if (rc == MPI_SUCCESS) recv.store(comm);
+      if (rc == MPI_SUCCESS) st.store(recv, comm);
       return rc;
     }
-    ByteStream send(sendbuf, sendcount * g.size, sendtype, total);
-    send.load(comm);
+    ByteStream& send = st.stream(sendbuf, sendcount * g.size, sendtype, total);
+    st.load(send, comm);
     if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root, comm);
-    ByteStream recv(recvbuf, recvcount, recvtype, n);
+    ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
     const int rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }
@@ -251,25 +261,27 @@ int scatterv OPTCOLL_PMPI_PARAMS_scatterv {
                                : payload_bytes(recvcount, recvtype);
   if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_scatterv;
   return guarded(comm, [&] {
+    Staging local;
+    Staging& st = staging(local);
     if (!is_root) {
       const int n = own_bytes(payload_bytes(recvcount, recvtype));
-      ByteStream recv(recvbuf, recvcount, recvtype, n);
+      ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
       const int rc = Optcoll(nullptr, nullptr, nullptr, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-      if (rc == MPI_SUCCESS) recv.store(comm);
+      if (rc == MPI_SUCCESS) st.store(recv, comm);
       return rc;
     }
     const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes send(sendbuf, {sendcounts, p}, {displs, p}, sendtype);
+    SegmentedBytes& send = st.segmented(sendbuf, {sendcounts, p}, {displs, p}, sendtype);
     own_bytes(send.total());
-    for (std::size_t i = 0; i < p; ++i) send.load(i, comm);
+    for (std::size_t i = 0; i < p; ++i) st.load(send, i, comm);
     if (in_place)
       return Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root,
                      comm);
     const int n = own_bytes(payload_bytes(recvcount, recvtype));
-    ByteStream recv(recvbuf, recvcount, recvtype, n);
+    ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
     const int rc =
         Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS) recv.store(comm);
+    if (rc == MPI_SUCCESS) st.store(recv, comm);
     return rc;
   });
 }

@@ -15,8 +15,15 @@
  *   calls MPI_Bcast moving=<n> trivial=<n> inter=<n> invalid=<n>
  * moving: an intracommunicator of p > 1 and a payload > 0; trivial: p = 1
  * or no payload; inter: on an intercommunicator; invalid: erroneous
- * arguments (both counted only where rank 0 takes part). */
+ * arguments (both counted only where rank 0 takes part).
+ * Compiled with PLAIN_REQUEST_FORM (request_forms.h), it makes the same
+ * calls in their nonblocking or persistent forms. */
 #include <mpi.h>
+#ifdef PLAIN_REQUEST_FORM
+#include "request_forms.h"
+#else
+#define op_label(name) (name)
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,7 +547,7 @@ int main(int argc, char** argv) {
   if (world_rank == 0) {
     for (int r = 0; r < p; ++r) printf("rank %d digest %016llx\n", r, (unsigned long long)all[r]);
     for (int op = 0; op < NOPS; ++op) {
-      printf("calls %s", op_names[op]);
+      printf("calls %s", op_label(op_names[op]));
       for (int k = 0; k < NKINDS; ++k) printf(" %s=%ld", kind_names[k], counts[op][k]);
       printf("\n");
     }
