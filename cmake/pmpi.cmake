@@ -14,7 +14,8 @@ set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Self-contained apart from MPI and the C++ runtime (optcoll and optcoll_mpi
 # linked in statically), exporting only MPI_* (src/pmpi/exports.map).
-add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp src/pmpi/requests.cpp)
+add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp src/pmpi/requests.cpp src/pmpi/request_ops.cpp
+            src/pmpi/large_count.cpp)
 target_link_libraries(optcoll_pmpi PRIVATE optcoll_pmpi_impl optcoll_warnings)
 target_link_options(optcoll_pmpi PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map"
                     "LINKER:--no-undefined")
@@ -76,6 +77,15 @@ if(OPTCOLL_BUILD_TESTS)
                           DEFINE PLAIN_REQUEST_FORM=1)
   optcoll_add_dropin_test(persistent optcoll_pmpi_persistent tests/pmpi/plain_collectives.c 1 3 5
                           DEFINE PLAIN_REQUEST_FORM=2)
+  # MPI-4's large-count bindings (MPICH 4; Open MPI 4.1 has none), blocking,
+  # nonblocking and persistent.
+  if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
+    optcoll_add_dropin_test(large optcoll_pmpi_large tests/pmpi/plain_collectives.c 1 3 DEFINE PLAIN_LARGE_COUNT)
+    optcoll_add_dropin_test(large_nonblocking optcoll_pmpi_large_nonblocking tests/pmpi/plain_collectives.c 3
+                            DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=1")
+    optcoll_add_dropin_test(large_persistent optcoll_pmpi_large_persistent tests/pmpi/plain_collectives.c 3
+                            DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=2")
+  endif()
 
   # An unmodified mpi4py program under the preload (skipped without mpi4py,
   # or when mpi4py uses another MPI library).

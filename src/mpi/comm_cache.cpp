@@ -8,6 +8,7 @@
 
 #include "mpi/comm_state.hpp"
 #include "mpi/prepared_plan.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {
@@ -113,6 +114,7 @@ CommState* find_comm_state(MPI_Comm comm) {
 }
 
 CommState& comm_state(MPI_Comm comm) {
+  progress_requests();  // every optcoll call comes here first
   if (CommState* s = find_comm_state(comm)) return *s;
   std::unique_ptr<CommState> s = build_state(comm);
   check(PMPI_Comm_set_attr(comm, g_state_key, s.get()), "MPI_Comm_set_attr");

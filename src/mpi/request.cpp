@@ -1,19 +1,71 @@
 // Persistent and nonblocking requests (see request.hpp).
 #include "mpi/request.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <utility>
+#include <vector>
+
 #include "collectives.hpp"
 #include "optcoll/error.hpp"
 
 namespace optcoll {
 namespace detail {
+namespace {
+
+// A spin lock: held for a few instructions (the running list) or for a
+// test's or wait's duration (a request, against progress_requests(), which
+// only tries it). Cheaper than std::mutex on the per-start path.
+class SpinLock {
+ public:
+  explicit SpinLock(std::atomic<bool>& flag) noexcept : flag_(flag) {
+    while (flag_.exchange(true, std::memory_order_acquire)) {
+    }
+  }
+  ~SpinLock() { flag_.store(false, std::memory_order_release); }
+  SpinLock(const SpinLock&) = delete;
+  SpinLock& operator=(const SpinLock&) = delete;
+  static bool try_lock(std::atomic<bool>& flag) noexcept { return !flag.exchange(true, std::memory_order_acquire); }
+
+ private:
+  std::atomic<bool>& flag_;
+};
+
+// The requests whose run has started and not finished, advanced by
+// mpi::progress_requests(). Lock order: a request's `busy`, then this
+// list's; progress_requests() holds the list's and only tries the
+// requests'.
+std::atomic<bool> g_running_lock{false};
+std::vector<Persistent*> g_running;
+std::atomic<std::size_t> g_running_count{0};
+thread_local bool t_progressing = false;
+
+void enlist(Persistent* r) {
+  const SpinLock lock(g_running_lock);
+  g_running.push_back(r);
+  g_running_count.fetch_add(1, std::memory_order_release);
+}
+
+void delist(Persistent* r) {
+  const SpinLock lock(g_running_lock);
+  const auto it = std::find(g_running.begin(), g_running.end(), r);
+  if (it == g_running.end()) return;  // progress_requests() took it off
+  g_running.erase(it);
+  g_running_count.fetch_sub(1, std::memory_order_release);
+}
+
+}  // namespace
 
 Persistent::~Persistent() {
+  if (running) delist(this);
   int done = 0;
   PMPI_Finalized(&done);
   if (done == 0 && dup != MPI_COMM_NULL) PMPI_Comm_free(&dup);
 }
 
 void Persistent::start() {
+  const SpinLock lock(busy);
+  failed = nullptr;
   if (before) before();
   if (tree != nullptr)
     tree->start(ex, scratch, work);
@@ -21,28 +73,55 @@ void Persistent::start() {
     plan->start();
   running = tree != nullptr || plan != nullptr;
   active = true;  // until a test or wait completes it (MPI), even with nothing to run
-  if (!running) ran();
+  if (running)
+    enlist(this);
+  else
+    ran();
 }
 
-bool Persistent::test() {
-  if (!active) return true;
+bool Persistent::advance() {
   if (running && (tree != nullptr ? tree->test() : plan->progress())) {
     running = false;
     ran();
   }
+  return !running;
+}
+
+void Persistent::finish_run() {
+  delist(this);
+  if (failed) {
+    active = false;
+    std::rethrow_exception(std::exchange(failed, nullptr));
+  }
+}
+
+bool Persistent::test() {
+  const SpinLock lock(busy);
+  if (!active) return true;
+  if (failed || (running && advance())) finish_run();
   if (!running) active = false;
   return !active;
 }
 
 void Persistent::wait() {
+  const SpinLock lock(busy);
   if (!active) return;
+  if (failed) finish_run();
   if (running) {
-    if (tree != nullptr)
-      tree->complete();
-    else
-      plan->complete();
+    try {
+      if (tree != nullptr)
+        tree->complete();
+      else
+        plan->complete();
+    } catch (...) {
+      running = false;
+      active = false;
+      delist(this);
+      throw;
+    }
     running = false;
     ran();
+    finish_run();
   }
   active = false;
 }
@@ -57,6 +136,32 @@ namespace mpi {
 namespace {
 thread_local detail::Persistent* t_capture = nullptr;
 }  // namespace
+
+void progress_requests() noexcept {
+  using detail::g_running;
+  if (detail::g_running_count.load(std::memory_order_acquire) == 0 || detail::t_progressing) return;
+  if (!detail::SpinLock::try_lock(detail::g_running_lock)) return;  // another thread is at it
+  detail::t_progressing = true;
+  std::size_t keep = 0;
+  for (detail::Persistent* r : g_running) {
+    bool finished = false;
+    if (detail::SpinLock::try_lock(r->busy)) {
+      try {
+        finished = r->advance();
+      } catch (...) {
+        r->failed = std::current_exception();  // raised by its next test or wait
+        r->running = false;
+        finished = true;
+      }
+      r->busy.store(false, std::memory_order_release);
+    }
+    if (!finished) g_running[keep++] = r;
+  }
+  detail::g_running_count.fetch_sub(g_running.size() - keep, std::memory_order_release);
+  g_running.resize(keep);
+  detail::t_progressing = false;
+  detail::g_running_lock.store(false, std::memory_order_release);
+}
 
 Capture::Capture(detail::Persistent& r) noexcept {
   t_capture = &r;

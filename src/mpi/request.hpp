@@ -18,6 +18,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 
@@ -41,7 +43,7 @@ struct Persistent {
   mpi::ByteBuffer stage[2];  // the exchanges' staging buffers
   int stages = 0;
   bool active = false;   // started, not yet completed by test or wait
-  bool running = false;  // the run has not finished
+  bool running = false;  // the run has not finished (then it is in the running list, below)
 
   Persistent() = default;
   Persistent(const Persistent&) = delete;
@@ -51,9 +53,18 @@ struct Persistent {
   void start();
   bool test();  // true: complete (or inactive)
   void wait();
+  // While running: advances the run without blocking (see
+  // mpi::progress_requests); true when it has finished. Holds `busy`.
+  bool advance();
+
+  // Held by test, wait, start and progress_requests (which only tries it):
+  // a run is advanced by one thread at a time.
+  std::atomic<bool> busy{false};
+  std::exception_ptr failed;  // an error of advance() outside test / wait, raised by the next of them
 
  private:
   void ran();  // the run has completed: `after`
+  void finish_run();
 };
 
 }  // namespace optcoll::detail
@@ -71,6 +82,13 @@ class Capture {
   Capture(const Capture&) = delete;
   Capture& operator=(const Capture&) = delete;
 };
+
+// Advances every running request of this process (each one as far as it
+// goes without blocking): called whenever optcoll is entered (comm_state),
+// so that requests progress inside other optcoll calls too, not only in
+// their own test and wait. O(1) when none is running; skips a request
+// that another thread is testing or waiting for.
+void progress_requests() noexcept;
 
 // A request of the blocking call `call` (an mpi::*_impl on comm): its
 // checks and selection run now, the plan built into the request; a

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 #include "mpi/validate.hpp"
 
 namespace optcoll::mpi {
@@ -58,6 +59,7 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
 }  // namespace
 
 CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
+  progress_requests();  // every call's first step: running requests advance (request.hpp)
   CallInfo c;
   if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
   c.state = find_comm_state(comm);

@@ -17,7 +17,15 @@ std::unique_ptr<Exercise> make_exercise(Op op, MPI_Comm comm, std::int64_t bytes
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) case Op::Name:
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
-    return nullptr;  // requests are not exercised (optcoll-tune measures the blocking calls)
+#if MPI_VERSION >= 4
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) \
+  case Op::Name##_c:                                          \
+  case Op::IName##_c:                                         \
+  case Op::Name##_init_c:
+#include "large_ops.def"
+#undef OPTCOLL_PMPI_LARGE_OP
+#endif
+    return nullptr;  // requests and large-count bindings are not exercised (optcoll-tune measures the blocking calls)
   }
   return nullptr;
 }

@@ -1,6 +1,8 @@
 // The intercepted operations (ops.def) as an enum and a table.
 #pragma once
 
+#include <mpi.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,11 @@ enum class Op : std::uint8_t {
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) Name,
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
+#if MPI_VERSION >= 4
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) Name##_c, IName##_c, Name##_init_c,
+#include "large_ops.def"
+#undef OPTCOLL_PMPI_LARGE_OP
+#endif
 };
 
 struct OpInfo {
@@ -24,17 +31,25 @@ struct OpInfo {
   plan::Collective collective;  // policy variable and model
 };
 
-inline constexpr std::array kOps{
+inline constexpr std::array kOps {
 #define OPTCOLL_PMPI_OP(Name, collective, shape) OpInfo{#Name, plan::Collective::collective},
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OpInfo{#Name, plan::Collective::collective},
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
+#if MPI_VERSION >= 4
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                          \
+  OpInfo{#Name "_c", plan::Collective::collective}, OpInfo{#IName "_c", plan::Collective::collective}, \
+      OpInfo{#Name "_init_c", plan::Collective::collective},
+#include "large_ops.def"
+#undef OPTCOLL_PMPI_LARGE_OP
+#endif
 };
 
 // The blocking operations (ops.def) come first in Op and kOps; the
-// nonblocking and persistent ones (request_ops.def) follow.
+// nonblocking and persistent ones (request_ops.def) follow, then, with
+// MPI-4, the large-count bindings (large_ops.def).
 inline constexpr std::size_t kBlockingOps = 0
 #define OPTCOLL_PMPI_OP(Name, collective, shape) +1
 #include "ops.def"

@@ -29,7 +29,6 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -37,11 +36,9 @@
 #include "mpi/c_api.hpp"
 #include "mpi/datatype.hpp"
 #include "optcoll/optcoll.hpp"
+#include "requests.hpp"
 #include "runtime.hpp"
 #include "shapes.hpp"
-#include "shapes_alltoall.hpp"
-#include "shapes_gather.hpp"
-#include "shapes_reduction.hpp"
 
 namespace optcoll::pmpi::requests {
 namespace {
@@ -172,42 +169,12 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
 }
 
-// The nonblocking or persistent call being run: its shape's Optcoll and
-// Native (below) find their request argument here, and its shape the
-// Staging the request keeps (shapes::t_request_staging).
-struct Pending {
-  MPI_Request* request = nullptr;
-  MPI_Info info = MPI_INFO_NULL;
-  bool persistent = false;
-  std::unique_ptr<Staging> staging;
-};
+}  // namespace
+
 thread_local Pending* t_pending = nullptr;
 
-// Runs a request call's shape with its Pending in place.
-template <class Shape>
-int run(bool persistent, MPI_Request* request, MPI_Info info, Shape&& shape) {
-  Pending pending{request, info, persistent,
-                  std::make_unique<Staging>(persistent ? Staging::Mode::persistent : Staging::Mode::nonblocking)};
-  struct Scope {
-    explicit Scope(Pending& p) {
-      t_pending = &p;
-      shapes::t_request_staging = p.staging.get();
-    }
-    ~Scope() {
-      t_pending = nullptr;
-      shapes::t_request_staging = nullptr;
-    }
-  } scope(pending);
-  return shape();
-}
-
-// The shape's Optcoll: make(&handle) makes the optcoll request (the C API,
-// which raises its own errors); *request becomes its carrier.
-template <class Make>
-int carry(MPI_Comm comm, Make&& make) {
+int carry_request(MPI_Comm comm, OPTCOLL_Request h) {
   Pending& pd = *t_pending;
-  OPTCOLL_Request h = OPTCOLL_REQUEST_NULL;
-  if (const int rc = make(&h); rc != MPI_SUCCESS) return rc;
   const std::unique_ptr<OPTCOLL_Request_s> handle(h);
   return shapes::guarded(comm, [&] {
     if (pd.request == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: NULL request");
@@ -233,69 +200,11 @@ int carry(MPI_Comm comm, Make&& make) {
   });
 }
 
-template <class... A>
-MPI_Comm comm_of(A... a) {  // the communicator: every collective's last blocking argument
-  return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
-}
-
-}  // namespace
 }  // namespace optcoll::pmpi::requests
 
 using optcoll::pmpi::Op;
 namespace shapes = optcoll::pmpi::shapes;
 namespace rq = optcoll::pmpi::requests;
-
-// ---- The collectives ----
-//
-// MPI_<Name> (request_ops.def) runs the blocking call's shape with two
-// callables of the blocking argument list: Optcoll makes the optcoll
-// request and its carrier, Native is PMPI_<Name> with the request (and,
-// persistent, the info) appended.
-
-#define OPTCOLL_PMPI_EXPAND(m, args) m args
-#define OPTCOLL_PMPI_WITH_REQUEST(...) (__VA_ARGS__, MPI_Request * request)
-#define OPTCOLL_PMPI_WITH_INFO_REQUEST(...) (__VA_ARGS__, MPI_Info info, MPI_Request * request)
-
-#define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                               \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
-    constexpr auto optcoll = [](auto... a) {                                                              \
-      return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., h); });   \
-    };                                                                                                    \
-    constexpr auto native = [](auto... a) { return PMPI_##Name(a..., rq::t_pending->request); };          \
-    return rq::run(false, request, MPI_INFO_NULL,                                                         \
-                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
-  }
-
-// The persistent collectives: MPI-4's names, or Open MPI 4.1's MPIX_ ones.
-#if MPI_VERSION >= 4
-#define OPTCOLL_PERSISTENT(name) MPI_##name
-#define OPTCOLL_PPERSISTENT(name) PMPI_##name
-#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
-#define OPTCOLL_PERSISTENT(name) MPIX_##name
-#define OPTCOLL_PPERSISTENT(name) PMPIX_##name
-#endif
-
-#ifdef OPTCOLL_PERSISTENT
-#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                            \
-  extern "C" int OPTCOLL_PERSISTENT(Name)                                                                 \
-      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {                  \
-    constexpr auto optcoll = [](auto... a) {                                                              \
-      return rq::carry(rq::comm_of(a...),                                                                 \
-                       [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., rq::t_pending->info, h); }); \
-    };                                                                                                    \
-    constexpr auto native = [](auto... a) {                                                               \
-      return OPTCOLL_PPERSISTENT(Name)(a..., rq::t_pending->info, rq::t_pending->request);                \
-    };                                                                                                    \
-    return rq::run(true, request, info,                                                                   \
-                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
-  }
-#else
-#define OPTCOLL_PMPI_REQUEST_init(Name, shape)
-#endif
-
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OPTCOLL_PMPI_REQUEST_##kind(Name, shape)
-#include "request_ops.def"
-#undef OPTCOLL_PMPI_REQUEST_OP
 
 // ---- Completing and starting requests ----
 

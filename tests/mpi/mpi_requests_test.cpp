@@ -424,6 +424,31 @@ TEST(MpiRequests, StartDoesNotWaitForOtherRanks) {
 // (its executor, scratch and working buffer keep their capacity): Bcast,
 // Reduce (a non-root's working buffer) and Allreduce, small and pipelined,
 // with test() polling as well as wait().
+// Requests progress whenever optcoll is entered, not only in their own
+// test and wait: a Bcast of several rounds (circulant, 3 blocks) started at
+// every rank, then blocking optcoll Allreduces on the same communicator
+// (the request has its own duplicate; each Allreduce a synchronization, and an entry that advances the Bcast a round or
+// more), then a barrier: the first test finds the Bcast complete. Without
+// progress on entry it cannot be: a test posts a round only when the
+// previous one has arrived, and no rank had posted beyond round 0 (p >= 3:
+// more than one round).
+TEST(MpiRequests, ProgressInsideOtherCalls) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  if (p < 3) GTEST_SKIP() << "one round: complete at the first test anyway";
+  const int root = p - 1;
+  std::vector<int> data(3000, r == root ? 7 : -1);
+  Request req = bcast_init(data.data(), 3000, MPI_INT, root, comm, Options{"circulant", 3});
+  req.start();
+  std::vector<int> x(4, r), y(4, 0);
+  for (int i = 0; i < 4 * p; ++i) allreduce(x.data(), y.data(), 4, MPI_INT, MPI_SUM, comm);
+  ASSERT_EQ(MPI_Barrier(comm), MPI_SUCCESS);
+  EXPECT_TRUE(req.test());
+  req.wait();
+  EXPECT_EQ(data, std::vector<int>(3000, 7));
+}
+
 TEST(MpiRequests, StartAllocatesNothing) {
   TestComm comm;
   const int p = world_size();

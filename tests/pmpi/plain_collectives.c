@@ -16,10 +16,11 @@
  * moving: an intracommunicator of p > 1 and a payload > 0; trivial: p = 1
  * or no payload; inter: on an intercommunicator; invalid: erroneous
  * arguments (both counted only where rank 0 takes part).
- * Compiled with PLAIN_REQUEST_FORM (request_forms.h), it makes the same
- * calls in their nonblocking or persistent forms. */
+ * Compiled with PLAIN_REQUEST_FORM or PLAIN_LARGE_COUNT (request_forms.h),
+ * it makes the same calls in their nonblocking or persistent forms, or
+ * their large-count bindings. */
 #include <mpi.h>
-#ifdef PLAIN_REQUEST_FORM
+#if defined(PLAIN_REQUEST_FORM) || defined(PLAIN_LARGE_COUNT)
 #include "request_forms.h"
 #else
 #define op_label(name) (name)

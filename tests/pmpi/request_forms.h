@@ -1,28 +1,45 @@
 /* Compiles an ordinary MPI program's blocking collectives as their
  * nonblocking (PLAIN_REQUEST_FORM 1: MPI_I<op> then MPI_Wait) or persistent
  * (2: MPI_<Op>_init, MPI_Start, MPI_Wait, MPI_Request_free; Open MPI 4.1:
- * MPIX_<Op>_init) forms, so that plain_collectives.c tests them through the
- * drop-in with the same cases and the same oracle (its run without
- * optcoll). An error of the starting call is returned as the blocking call
- * would return it. op_label() gives the name the drop-in counts a call
- * under. */
+ * MPIX_<Op>_init) forms, and with PLAIN_LARGE_COUNT (MPI-4) the collectives
+ * without count arrays as their large-count bindings (MPI_<Op>_c,
+ * MPI_I<op>_c, MPI_<Op>_init_c; form 0: blocking), so that
+ * plain_collectives.c tests them through the drop-in with the same cases
+ * and the same oracle (its run without optcoll). An error of the starting
+ * call is returned as the blocking call would return it. op_label() gives
+ * the name the drop-in counts a call under. */
 #ifndef OPTCOLL_TEST_REQUEST_FORMS_H
 #define OPTCOLL_TEST_REQUEST_FORMS_H
 
 #include <ctype.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
 #endif
 
+#ifndef PLAIN_REQUEST_FORM
+#define PLAIN_REQUEST_FORM 0
+#endif
+#ifdef PLAIN_LARGE_COUNT
+#define FORM_C(name) FORM_C2(name)
+#define FORM_C2(name) name##_c
+#else
+#define FORM_C(name) name
+#endif
+
 static MPI_Request form_request = MPI_REQUEST_NULL;
 
-#if PLAIN_REQUEST_FORM == 1
+#if PLAIN_REQUEST_FORM == 0
+#define FORM_CALL(Blocking, nonblocking, ...) FORM_C(MPI_##Blocking)(__VA_ARGS__)
+#define FORM_CALL_V(Blocking, nonblocking, ...) MPI_##Blocking(__VA_ARGS__)
+#elif PLAIN_REQUEST_FORM == 1
 static int form_complete(int rc) {
   return rc == MPI_SUCCESS ? MPI_Wait(&form_request, MPI_STATUS_IGNORE) : rc;
 }
-#define FORM_CALL(Blocking, nonblocking, ...) form_complete(MPI_I##nonblocking(__VA_ARGS__, &form_request))
+#define FORM_CALL(Blocking, nonblocking, ...) form_complete(FORM_C(MPI_I##nonblocking)(__VA_ARGS__, &form_request))
+#define FORM_CALL_V(Blocking, nonblocking, ...) form_complete(MPI_I##nonblocking(__VA_ARGS__, &form_request))
 #elif PLAIN_REQUEST_FORM == 2
 #if MPI_VERSION >= 4
 #define FORM_INIT(Blocking) MPI_##Blocking##_init
@@ -39,34 +56,50 @@ static int form_complete(int rc) {
   return rc != MPI_SUCCESS ? rc : rc_free;
 }
 #define FORM_CALL(Blocking, nonblocking, ...) \
+  form_complete(FORM_C(FORM_INIT(Blocking))(__VA_ARGS__, MPI_INFO_NULL, &form_request))
+#define FORM_CALL_V(Blocking, nonblocking, ...) \
   form_complete(FORM_INIT(Blocking)(__VA_ARGS__, MPI_INFO_NULL, &form_request))
 #else
-#error "PLAIN_REQUEST_FORM: 1 (nonblocking) or 2 (persistent)"
+#error "PLAIN_REQUEST_FORM: 0 (blocking), 1 (nonblocking) or 2 (persistent)"
 #endif
 
 #define MPI_Bcast(...) FORM_CALL(Bcast, bcast, __VA_ARGS__)
 #define MPI_Reduce(...) FORM_CALL(Reduce, reduce, __VA_ARGS__)
 #define MPI_Allgather(...) FORM_CALL(Allgather, allgather, __VA_ARGS__)
-#define MPI_Allgatherv(...) FORM_CALL(Allgatherv, allgatherv, __VA_ARGS__)
+#define MPI_Allgatherv(...) FORM_CALL_V(Allgatherv, allgatherv, __VA_ARGS__)
 #define MPI_Reduce_scatter_block(...) FORM_CALL(Reduce_scatter_block, reduce_scatter_block, __VA_ARGS__)
-#define MPI_Reduce_scatter(...) FORM_CALL(Reduce_scatter, reduce_scatter, __VA_ARGS__)
+#define MPI_Reduce_scatter(...) FORM_CALL_V(Reduce_scatter, reduce_scatter, __VA_ARGS__)
 #define MPI_Allreduce(...) FORM_CALL(Allreduce, allreduce, __VA_ARGS__)
 #define MPI_Gather(...) FORM_CALL(Gather, gather, __VA_ARGS__)
-#define MPI_Gatherv(...) FORM_CALL(Gatherv, gatherv, __VA_ARGS__)
+#define MPI_Gatherv(...) FORM_CALL_V(Gatherv, gatherv, __VA_ARGS__)
 #define MPI_Scatter(...) FORM_CALL(Scatter, scatter, __VA_ARGS__)
-#define MPI_Scatterv(...) FORM_CALL(Scatterv, scatterv, __VA_ARGS__)
+#define MPI_Scatterv(...) FORM_CALL_V(Scatterv, scatterv, __VA_ARGS__)
 #define MPI_Alltoall(...) FORM_CALL(Alltoall, alltoall, __VA_ARGS__)
-#define MPI_Alltoallv(...) FORM_CALL(Alltoallv, alltoallv, __VA_ARGS__)
+#define MPI_Alltoallv(...) FORM_CALL_V(Alltoallv, alltoallv, __VA_ARGS__)
 #define MPI_Scan(...) FORM_CALL(Scan, scan, __VA_ARGS__)
 #define MPI_Exscan(...) FORM_CALL(Exscan, exscan, __VA_ARGS__)
 
-/* "MPI_Bcast" as this form's name: "MPI_Ibcast" or "MPI_Bcast_init". */
+/* "MPI_Bcast" as this form's name: "MPI_Ibcast" or "MPI_Bcast_init", with
+ * PLAIN_LARGE_COUNT "MPI_Bcast_c", "MPI_Ibcast_c" or "MPI_Bcast_init_c"
+ * (the collectives with count arrays keep the int bindings). */
 static const char* op_label(const char* blocking) {
+  static const char* const with_arrays[] = {"MPI_Allgatherv", "MPI_Reduce_scatter", "MPI_Gatherv", "MPI_Scatterv",
+                                            "MPI_Alltoallv"};
+  int large = 0;
+#ifdef PLAIN_LARGE_COUNT
+  large = 1;
+  for (size_t i = 0; i < sizeof with_arrays / sizeof *with_arrays; ++i)
+    if (strcmp(blocking, with_arrays[i]) == 0) large = 0;
+#else
+  (void)with_arrays;
+#endif
   static char out[64];
   if (PLAIN_REQUEST_FORM == 1)
-    snprintf(out, sizeof out, "MPI_I%c%s", tolower((unsigned char)blocking[4]), blocking + 5);
+    snprintf(out, sizeof out, "MPI_I%c%s%s", tolower((unsigned char)blocking[4]), blocking + 5, large ? "_c" : "");
+  else if (PLAIN_REQUEST_FORM == 2)
+    snprintf(out, sizeof out, "%s_init%s", blocking, large ? "_c" : "");
   else
-    snprintf(out, sizeof out, "%s_init", blocking);
+    snprintf(out, sizeof out, "%s%s", blocking, large ? "_c" : "");
   return out;
 }
 

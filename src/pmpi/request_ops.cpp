@@ -1,0 +1,108 @@
+// liboptcoll_pmpi.so's nonblocking and persistent collectives: MPI_<Name>
+// of request_ops.def, and with MPI-4 the large-count MPI_I<op>_c and
+// MPI_<Op>_init_c of large_ops.def. Each runs the blocking call's shape
+// (shapes.hpp: the same checks, route and byte views) with two callables of
+// the blocking argument list: Optcoll makes the optcoll request (the C
+// API's OPTCOLL_<Name>) and its carrier (requests.hpp), Native is
+// PMPI_<Name> with the request (and, persistent, the info) appended.
+#include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+
+#include "large_count.hpp"
+#include "optcoll/optcoll.h"
+#include "requests.hpp"
+#include "shapes.hpp"
+#include "shapes_alltoall.hpp"
+#include "shapes_gather.hpp"
+#include "shapes_reduction.hpp"
+
+using optcoll::pmpi::Op;
+namespace shapes = optcoll::pmpi::shapes;
+namespace rq = optcoll::pmpi::requests;
+
+#define OPTCOLL_PMPI_EXPAND(m, args) m args
+#define OPTCOLL_PMPI_WITH_REQUEST(...) (__VA_ARGS__, MPI_Request * request)
+#define OPTCOLL_PMPI_WITH_INFO_REQUEST(...) (__VA_ARGS__, MPI_Info info, MPI_Request * request)
+
+// The nonblocking call Name: the callables its shape gets (as `optcoll`
+// and `native` in the caller's scope), counted as op.
+#define OPTCOLL_PMPI_I_CALLABLES(Name)                                                                \
+  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                           \
+    return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., h); }); \
+  };                                                                                                  \
+  [[maybe_unused]] constexpr auto native = [](auto... a) { return PMPI_##Name(a..., rq::t_pending->request); };
+
+#define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                               \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
+    OPTCOLL_PMPI_I_CALLABLES(Name)                                                                        \
+    return rq::run(false, request, MPI_INFO_NULL,                                                         \
+                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
+  }
+
+// The persistent collectives: MPI-4's names, or Open MPI 4.1's MPIX_ ones.
+#if MPI_VERSION >= 4
+#define OPTCOLL_PERSISTENT(name) MPI_##name
+#define OPTCOLL_PPERSISTENT(name) PMPI_##name
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define OPTCOLL_PERSISTENT(name) MPIX_##name
+#define OPTCOLL_PPERSISTENT(name) PMPIX_##name
+#endif
+
+#ifdef OPTCOLL_PERSISTENT
+#define OPTCOLL_PMPI_INIT_CALLABLES(Name)                                                               \
+  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                             \
+    return rq::carry(rq::comm_of(a...),                                                                 \
+                     [&](OPTCOLL_Request* h) { return OPTCOLL_##Name(a..., rq::t_pending->info, h); }); \
+  };                                                                                                    \
+  [[maybe_unused]] constexpr auto native = [](auto... a) {                                              \
+    return OPTCOLL_PPERSISTENT(Name)(a..., rq::t_pending->info, rq::t_pending->request);                \
+  };
+
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                          \
+  extern "C" int OPTCOLL_PERSISTENT(Name)                                                               \
+      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {                \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name)                                                                   \
+    return rq::run(true, request, info,                                                                 \
+                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
+  }
+#else
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)
+#endif
+
+#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OPTCOLL_PMPI_REQUEST_##kind(Name, shape)
+#include "request_ops.def"
+#undef OPTCOLL_PMPI_REQUEST_OP
+
+// The large-count request forms: the int form's shape and callables when
+// the counts fit an int (large::call), else MPI's own _c binding.
+#if MPI_VERSION >= 4
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                         \
+  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_C_##shape) {      \
+    OPTCOLL_PMPI_I_CALLABLES(IName)                                                                                   \
+    [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
+      return shapes::shape<Op::IName##_c, optcoll, native>(a...);                                                     \
+    };                                                                                                                \
+    [[maybe_unused]] constexpr auto large = [](auto... a) { return PMPI_##IName##_c(a..., rq::t_pending->request); }; \
+    return rq::run(false, request, MPI_INFO_NULL, [&] {                                                               \
+      return OPTCOLL_PMPI_EXPAND((optcoll::pmpi::large::call<Op::IName##_c, run, large>), OPTCOLL_PMPI_ARGS_##shape); \
+    });                                                                                                               \
+  }                                                                                                                   \
+  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                              \
+                                                         OPTCOLL_PMPI_PARAMS_C_##shape) {                             \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init)                                                                          \
+    [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
+      return shapes::shape<Op::Name##_init_c, optcoll, native>(a...);                                                 \
+    };                                                                                                                \
+    [[maybe_unused]] constexpr auto large = [](auto... a) {                                                           \
+      return PMPI_##Name##_init_c(a..., rq::t_pending->info, rq::t_pending->request);                                 \
+    };                                                                                                                \
+    return rq::run(true, request, info, [&] {                                                                         \
+      return OPTCOLL_PMPI_EXPAND((optcoll::pmpi::large::call<Op::Name##_init_c, run, large>),                         \
+                                 OPTCOLL_PMPI_ARGS_##shape);                                                          \
+    });                                                                                                               \
+  }
+#include "large_ops.def"
+#undef OPTCOLL_PMPI_LARGE_OP
+#endif

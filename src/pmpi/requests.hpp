@@ -1,0 +1,64 @@
+// The drop-in's request calls (request_ops.cpp) and the carriers that
+// hold them (requests.cpp, which says how): what a nonblocking or
+// persistent call's shape needs while it runs.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <tuple>
+
+#include "bytes.hpp"
+#include "optcoll/optcoll.h"
+#include "shapes.hpp"
+
+namespace optcoll::pmpi::requests {
+
+// The nonblocking or persistent call being run: its shape's Optcoll and
+// Native (below) find their request argument here, and its shape the
+// Staging the request keeps (shapes::t_request_staging).
+struct Pending {
+  MPI_Request* request = nullptr;
+  MPI_Info info = MPI_INFO_NULL;
+  bool persistent = false;
+  std::unique_ptr<Staging> staging;
+};
+extern thread_local Pending* t_pending;
+
+// Runs a request call's shape with its Pending in place.
+template <class Shape>
+int run(bool persistent, MPI_Request* request, MPI_Info info, Shape&& shape) {
+  Pending pending{request, info, persistent,
+                  std::make_unique<Staging>(persistent ? Staging::Mode::persistent : Staging::Mode::nonblocking)};
+  struct Scope {
+    explicit Scope(Pending& p) {
+      t_pending = &p;
+      shapes::t_request_staging = p.staging.get();
+    }
+    ~Scope() {
+      t_pending = nullptr;
+      shapes::t_request_staging = nullptr;
+    }
+  } scope(pending);
+  return shape();
+}
+
+// Makes *t_pending->request the carrier of h (an optcoll request just made,
+// taken over). Errors raised on comm.
+int carry_request(MPI_Comm comm, OPTCOLL_Request h);
+
+// The shape's Optcoll: make(&handle) makes the optcoll request (the C API,
+// which raises its own errors); *request becomes its carrier.
+template <class Make>
+int carry(MPI_Comm comm, Make&& make) {
+  OPTCOLL_Request h = OPTCOLL_REQUEST_NULL;
+  if (const int rc = make(&h); rc != MPI_SUCCESS) return rc;
+  return carry_request(comm, h);
+}
+
+template <class... A>
+MPI_Comm comm_of(A... a) {  // the communicator: every collective's last blocking argument
+  return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
+}
+
+}  // namespace optcoll::pmpi::requests
