@@ -29,7 +29,9 @@
 #define FORM_C(name) name
 #endif
 
+#if PLAIN_REQUEST_FORM != 0
 static MPI_Request form_request = MPI_REQUEST_NULL;
+#endif
 
 #if PLAIN_REQUEST_FORM == 0
 #define FORM_CALL(Blocking, nonblocking, ...) FORM_C(MPI_##Blocking)(__VA_ARGS__)
