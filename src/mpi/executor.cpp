@@ -112,17 +112,18 @@ void MpiExecutor::post_next() {
   replay_writes_ = replay_->round_end[r] > end;
   for (; replay_next_ < end; ++replay_next_) {
     const Compiled::Entry& e = replay_->entries[replay_next_];
-    if (e.kind != Compiled::Kind::send) {
+    if (e.kind == Compiled::Kind::send)
+      replay_send(e);  // most entries of most compiled plans: no dispatch
+    else
       replay_apply(e);
-      continue;
-    }
-    // The plain send, most entries of most compiled plans, inline.
-    MPI_Request q = MPI_REQUEST_NULL;
-    check(PMPI_Isend(at(e.at), static_cast<int>(e.count), cfg_.type.type, e.peer, cfg_.tag, cfg_.comm, &q),
-          "MPI_Isend");
-    defer(q, Segment{e.at, e.count});
   }
   round_open_ = true;
+}
+
+void MpiExecutor::replay_send(const Compiled::Entry& e) {
+  MPI_Request r = MPI_REQUEST_NULL;
+  check(PMPI_Isend(at(e.at), static_cast<int>(e.count), cfg_.type.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+  defer(r, Segment{e.at, e.count});
 }
 
 // One entry of a compiled plan: a post, or what the executor did between
@@ -135,9 +136,7 @@ void MpiExecutor::replay_apply(const Compiled::Entry& e) {
   MPI_Request r = MPI_REQUEST_NULL;
   switch (e.kind) {
     case K::send:
-      check(PMPI_Isend(at(e.at), n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-      defer(r, seg);
-      return;
+      return replay_send(e);
     case K::send_initial:  // the initial content is never written: conflicts with nothing
       check(PMPI_Isend(init_at(e.at), n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
       defer(r, Segment{0, 0});

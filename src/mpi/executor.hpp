@@ -290,6 +290,7 @@ class MpiExecutor final : public plan::Executor {
   void note(Compiled::Kind kind, std::int64_t at, std::int64_t count, int peer = 0,
             plan::Action action = plan::Action::copy, std::int64_t from = 0);
   void replay_apply(const Compiled::Entry& e);
+  void replay_send(const Compiled::Entry& e);
   const std::byte* init_ = nullptr;
   // The run between start() / start_replay() and its end: a plan walked,
   // or a compiled plan replayed.

@@ -115,13 +115,9 @@ SegmentedBytes& Staging::segmented(const void* buf, std::span<const int> counts,
   throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
 }
 
-void Staging::later(const Later& l) {
-  later_.push_back(l);
-}
-
 void Staging::load(ByteStream& s, MPI_Comm comm) {
   if (mode_ == Mode::persistent) {
-    if (!s.direct()) later({.stream = &s, .load = true, .comm = comm});
+    if (!s.direct()) later_.push_back({.stream = &s, .load = true, .comm = comm});
     return;
   }
   s.load(comm);
@@ -129,7 +125,7 @@ void Staging::load(ByteStream& s, MPI_Comm comm) {
 
 void Staging::load(SegmentedBytes& s, std::size_t i, MPI_Comm comm) {
   if (mode_ == Mode::persistent) {
-    if (!s.direct()) later({.segmented = &s, .index = i, .load = true, .comm = comm});
+    if (!s.direct()) later_.push_back({.segmented = &s, .index = i, .load = true, .comm = comm});
     return;
   }
   s.load(i, comm);
@@ -137,12 +133,12 @@ void Staging::load(SegmentedBytes& s, std::size_t i, MPI_Comm comm) {
 
 void Staging::store(ByteStream& s, MPI_Comm comm) {
   if (mode_ == Mode::now) return s.store(comm);
-  if (!s.direct()) later({.stream = &s, .comm = comm});
+  if (!s.direct()) later_.push_back({.stream = &s, .comm = comm});
 }
 
 void Staging::store(SegmentedBytes& s, MPI_Comm comm) {
   if (mode_ == Mode::now) return s.store(comm);
-  if (!s.direct()) later({.segmented = &s, .comm = comm});
+  if (!s.direct()) later_.push_back({.segmented = &s, .comm = comm});
 }
 
 void Staging::before_start() {

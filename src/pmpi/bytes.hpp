@@ -120,7 +120,6 @@ class Staging {
     bool load = false;
     MPI_Comm comm = MPI_COMM_NULL;
   };
-  void later(const Later& l);
 
   Mode mode_;
   std::optional<ByteStream> streams_[2];

@@ -6,10 +6,10 @@
 #include <mpi.h>
 
 #include <climits>
-#include <tuple>
 
 #include "ops.hpp"
 #include "runtime.hpp"
+#include "shapes.hpp"
 
 #if MPI_VERSION >= 4
 
@@ -56,7 +56,7 @@ inline int narrow(MPI_Count c) noexcept {
 template <Op kOp, auto Shape, auto Large, class... A>
 int call(A... a) {
   if ((fits(a) && ...)) return Shape(narrow(a)...);
-  if (active()) fallback(kOp, std::get<sizeof...(A) - 1>(std::tuple<A...>(a...)), "a count beyond INT_MAX");
+  if (active()) fallback(kOp, shapes::comm_of(a...), "a count beyond INT_MAX");
   return Large(a...);
 }
 

@@ -124,6 +124,10 @@ void complete(Entry& e, MPI_Request c) {
   finished(e, c);
 }
 
+MPI_Status* status_at(MPI_Status* statuses, int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
+}
+
 // The carriers of an array, by index (nullptr: a native request).
 struct Array {
   std::vector<Entry*> entry;
@@ -154,6 +158,16 @@ struct Array {
       if (entry[i] != nullptr && !entry[i]->done) visible[i] = MPI_REQUEST_NULL;
     return visible.data();
   }
+  // After PMPI_Waitall / Testall completed every request (before: the
+  // handles they were given): carriers' statuses emptied, nonblocking ones
+  // forgotten.
+  void all_completed(const std::vector<MPI_Request>& before, MPI_Status* statuses) {
+    for (std::size_t i = 0; i < entry.size(); ++i) {
+      if (entry[i] == nullptr) continue;
+      empty_status(status_at(statuses, static_cast<int>(i)));
+      if (!entry[i]->persistent) erase(before[i]);
+    }
+  }
   // After PMPI_* completed index i (its handle now visible[i]): back into
   // the caller's array; a carrier's status emptied; a freed one forgotten.
   void completed(MPI_Request* reqs, std::size_t i, MPI_Status* status) {
@@ -164,10 +178,6 @@ struct Array {
     if (!entry[i]->persistent) erase(before);
   }
 };
-
-MPI_Status* status_at(MPI_Status* statuses, int i) {
-  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : statuses + i;
-}
 
 }  // namespace
 
@@ -256,12 +266,7 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
   }
   std::vector<MPI_Request> before(requests, requests + count);
   const int rc = PMPI_Waitall(count, requests, statuses);
-  for (int i = 0; i < count; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    if (a.entry[u] == nullptr) continue;
-    rq::empty_status(rq::status_at(statuses, i));
-    if (!a.entry[u]->persistent) rq::erase(before[u]);
-  }
+  a.all_completed(before, statuses);
   return rc;
 }
 
@@ -274,13 +279,7 @@ extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Sta
   }
   std::vector<MPI_Request> before(requests, requests + count);
   const int rc = PMPI_Testall(count, requests, flag, statuses);
-  if (*flag != 0)
-    for (int i = 0; i < count; ++i) {
-      const auto u = static_cast<std::size_t>(i);
-      if (a.entry[u] == nullptr) continue;
-      rq::empty_status(rq::status_at(statuses, i));
-      if (!a.entry[u]->persistent) rq::erase(before[u]);
-    }
+  if (*flag != 0) a.all_completed(before, statuses);
   return rc;
 }
 

@@ -6,7 +6,6 @@
 #include <mpi.h>
 
 #include <memory>
-#include <tuple>
 
 #include "bytes.hpp"
 #include "optcoll/optcoll.h"
@@ -56,9 +55,6 @@ int carry(MPI_Comm comm, Make&& make) {
   return carry_request(comm, h);
 }
 
-template <class... A>
-MPI_Comm comm_of(A... a) {  // the communicator: every collective's last blocking argument
-  return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
-}
+using shapes::comm_of;
 
 }  // namespace optcoll::pmpi::requests

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <climits>
 #include <new>
+#include <tuple>
 
 #include "bytes.hpp"
 #include "mpi/select.hpp"
@@ -108,6 +109,12 @@ struct Gate {
 inline int own_bytes(std::int64_t bytes) {
   if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
   return static_cast<int>(bytes);
+}
+
+// The communicator of a collective's arguments: always the last one.
+template <class... A>
+MPI_Comm comm_of(A... a) {
+  return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
 }
 
 // The Staging of the call being run: a request's, which requests.cpp sets
