@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "collectives.hpp"
+#include "optcoll/plan/executor.hpp"
 
 namespace optcoll::mpi {
 namespace {

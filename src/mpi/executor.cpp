@@ -1,5 +1,5 @@
-// The MPI executor, posting side: binding a call, message forms, chunking,
-// waiting (see optcoll/mpi/executor.hpp). What happens to arrived data is in
+// The MPI executor, posting side: binding a call, running a compiled plan
+// round by round, message forms, chunking, waiting (see mpi/executor.hpp). What happens to arrived data is in
 // executor_apply.cpp.
 #include <time.h>
 
@@ -17,15 +17,6 @@ namespace optcoll::mpi {
 using plan::Action;
 using plan::BlockRun;
 using plan::Segment;
-
-namespace {
-
-int rank_of(plan::rank_t r) {
-  if (r < 0 || r > INT_MAX) throw Error(Errc::internal, "plan names a rank outside the communicator");
-  return static_cast<int>(r);
-}
-
-}  // namespace
 
 void Scratch::trim(std::int64_t keep_bytes) noexcept {
   for (ByteBuffer* b : {&send, &recv, &in, &copy, &groups})
@@ -56,24 +47,16 @@ void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
   }
 }
 
-void MpiExecutor::bind(const ExecConfig& cfg, void* base, const plan::BlockLayout& layout, Scratch& scratch) {
+void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch) {
   cfg_ = cfg;
   base_ = static_cast<std::byte*>(base);
-  layout_ = &layout;
   scratch_ = &scratch;
-  data_extent_ = layout.data_extent();
-  groups_ = nullptr;
-  if (layout.extent() > data_extent_)
-    groups_ = offset(scratch.groups.get(cfg.type.span_bytes(layout.extent() - data_extent_)), -cfg.type.true_lb);
   packed_chunk_bytes_ = -1;
   parts_.clear();
-  init_ = nullptr;
-  fresh_.clear();
   out_.form = in_.form = Form::none;
   requests_.clear();
   deferred_.clear();
-  locals_.clear();
-  rec_ = nullptr;
+  run_ = nullptr;
 }
 
 void MpiExecutor::set_parts(std::span<const Part> parts) {
@@ -81,126 +64,82 @@ void MpiExecutor::set_parts(std::span<const Part> parts) {
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
 
-void MpiExecutor::start(const plan::RankPlan& plan) {
-  started_ = &plan;
-  replay_ = nullptr;
-  next_round_ = 0;
-  round_open_ = false;
-  if (plan.rounds() > 0) post_next();
+std::vector<std::int64_t> MpiExecutor::part_boundaries(std::span<const Part> parts) {
+  std::vector<std::int64_t> b;
+  for (std::size_t k = 1; k < parts.size(); ++k) b.push_back(parts[k].first);
+  return b;
 }
 
-void MpiExecutor::start_replay(const Compiled& compiled, const void* init) {
-  started_ = nullptr;
-  replay_ = &compiled;
+void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {
+  run_ = &compiled;
   init_ = static_cast<const std::byte*>(init);
-  fresh_.clear();
+  if (compiled.with_initial && init_ == nullptr)
+    throw Error(Errc::internal, "compiled with initial content, none given");
+  data_extent_ = compiled.data_extent;
+  groups_ = nullptr;
+  if (compiled.extent > data_extent_)
+    groups_ = offset(scratch_->groups.get(cfg_.type.span_bytes(compiled.extent - data_extent_)), -cfg_.type.true_lb);
   next_round_ = 0;
-  replay_next_ = 0;
+  next_ = 0;
   round_open_ = false;
-  if (!compiled.round_end.empty()) post_next();
+  if (compiled.rounds() > 0) post_next();
 }
 
 void MpiExecutor::post_next() {
-  if (replay_ == nullptr) {
-    plan::post_round(*started_, next_round_++, step_, *this);
-    round_open_ = true;
-    return;
-  }
   const auto r = static_cast<std::size_t>(next_round_++);
-  const std::size_t end = replay_->apply[r];
-  replay_in_ = nullptr;
-  replay_writes_ = replay_->round_end[r] > end;
-  for (; replay_next_ < end; ++replay_next_) {
-    const Compiled::Entry& e = replay_->entries[replay_next_];
-    if (e.kind == Compiled::Kind::send)
-      replay_send(e);  // most entries of most compiled plans: no dispatch
-    else
-      replay_apply(e);
-  }
+  const std::size_t end = run_->apply[r];
+  in_.form = out_.form = Form::none;
+  round_writes_ = run_->round_end[r] > end;
+  for (; next_ < end; ++next_) post(run_->entries[next_]);
   round_open_ = true;
 }
 
-void MpiExecutor::replay_send(const Compiled::Entry& e) {
-  MPI_Request r = MPI_REQUEST_NULL;
-  check(PMPI_Isend(at(e.at), static_cast<int>(e.count), cfg_.type.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-  defer(r, Segment{e.at, e.count});
-}
-
-// One entry of a compiled plan: a post, or what the executor did between
-// posts and at the end of a round (see Compiled).
-void MpiExecutor::replay_apply(const Compiled::Entry& e) {
-  using K = Compiled::Kind;
-  const TypeInfo& ty = cfg_.type;
-  const Segment seg{e.at, e.count};
-  const int n = static_cast<int>(e.count);  // messages: <= largest <= chunk
-  MPI_Request r = MPI_REQUEST_NULL;
+void MpiExecutor::post(const Entry& e) {
   switch (e.kind) {
-    case K::send:
-      return replay_send(e);
-    case K::send_initial:  // the initial content is never written: conflicts with nothing
-      check(PMPI_Isend(init_at(e.at), n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-      defer(r, Segment{0, 0});
-      return;
-    case K::recv:
-    case K::recv_initial:
-    case K::recv_combine: {
-      if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
-      std::byte* into = at(e.at);
-      if (e.kind == K::recv_combine)
-        into = replay_stage_ = offset(scratch_->recv.get(ty.span_bytes(e.count)), -ty.true_lb);
-      check(PMPI_Irecv(into, n, ty.type, e.peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
-      requests_.push_back(r);
-      replay_in_ = &e;
-      replay_writes_ = true;
-      return;
-    }
-    case K::initial:
-      copy_elements(init_at(e.at), at(e.at), e.count, ty, scratch_->copy);
-      return;
-    case K::local:
-      apply_piece(e.from, e.at, e.count, e.action);
-      return;
+    case Kind::send:
+    case Kind::send_initial:
+      return post_send(e);
+    case Kind::recv:
+    case Kind::recv_initial:
+    case Kind::recv_combine:
+      round_writes_ = true;
+      return post_recv(e);
+    case Kind::initial:
+    case Kind::local:
+      return apply(e);
   }
 }
 
 void MpiExecutor::close_round() {
   round_open_ = false;
-  if (replay_ == nullptr) return wait();
   wait_all(requests_, cfg_.wait, cfg_.spin);
   requests_.clear();
-  if (!replay_writes_) {  // sends only: nothing arrives, nothing is applied
-    replay_next_ = replay_->round_end[static_cast<std::size_t>(next_round_ - 1)];
+  const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_ - 1)];
+  if (!round_writes_) {  // sends only: nothing arrives, nothing is applied
+    next_ = end;
     return;
   }
-  if (const Compiled::Entry* in = replay_in_; in != nullptr) {
-    const Segment seg{in->at, in->count};
-    if (!deferred_.empty()) complete_deferred({&seg, 1}, false);
-    if (in->kind == Compiled::Kind::recv_initial) {
-      check(PMPI_Reduce_local(init_at(in->at), at(in->at), static_cast<int>(in->count), cfg_.type.type, cfg_.op),
-            "MPI_Reduce_local");
-    } else if (in->kind == Compiled::Kind::recv_combine) {
-      combine(replay_stage_, at(in->at), in->count, in->action);
-    }
+  if (in_.form != Form::none) {
+    // A round may send a block and combine into it (the dissemination
+    // allreduce sends W and receives into W): the send, deferred, must
+    // finish before the receive's data is applied.
+    if (!deferred_.empty()) complete_deferred(in_.segs, false);
+    finish_recv();
+    in_.form = Form::none;
   }
-  const std::size_t end = replay_->round_end[static_cast<std::size_t>(next_round_ - 1)];
-  for (; replay_next_ < end; ++replay_next_) replay_apply(replay_->entries[replay_next_]);
+  for (; next_ < end; ++next_) apply(run_->entries[next_]);
 }
 
 void MpiExecutor::end_run() {
-  if (replay_ != nullptr) {
-    complete_deferred({}, true);
-    for (; replay_next_ < replay_->entries.size(); ++replay_next_) replay_apply(replay_->entries[replay_next_]);
-    replay_ = nullptr;
-    return;
-  }
-  started_ = nullptr;
-  finish();
+  complete_deferred({}, true);
+  for (; next_ < run_->entries.size(); ++next_) apply(run_->entries[next_]);
+  run_ = nullptr;
 }
 
 void MpiExecutor::complete() {
-  if (started_ == nullptr && replay_ == nullptr) return;  // progress() finished the run
+  if (run_ == nullptr) return;  // progress() finished the run
   if (round_open_) close_round();
-  while (next_round_ < total_rounds()) {
+  while (next_round_ < run_->rounds()) {
     post_next();
     close_round();
   }
@@ -219,7 +158,7 @@ bool test_all(std::span<MPI_Request> requests) {
 }  // namespace
 
 bool MpiExecutor::progress() {
-  if (started_ == nullptr && replay_ == nullptr) return true;
+  if (run_ == nullptr) return true;
   std::array<MPI_Request, kMaxDeferred> deferred{};
   const auto deferred_done = [&] {  // then complete_deferred() waits for nothing
     std::size_t n = 0;
@@ -231,10 +170,10 @@ bool MpiExecutor::progress() {
   for (;;) {
     if (round_open_) {
       if (!test_all(requests_)) return false;
-      if (open_round_needs_deferred() && !deferred_done()) return false;
+      if (round_writes_ && !deferred_done()) return false;
       close_round();
     }
-    if (next_round_ < total_rounds()) {
+    if (next_round_ < run_->rounds()) {
       post_next();
       continue;
     }
@@ -242,45 +181,6 @@ bool MpiExecutor::progress() {
     end_run();
     return true;
   }
-}
-
-// A compiled plan longer than this is not kept (a pipelined plan of many
-// blocks: there the messages, not the bookkeeping, cost the time).
-constexpr std::size_t kMaxCompiled = 4096;
-
-void MpiExecutor::record(Compiled* compiled) {
-  rec_ = compiled;
-  if (rec_ == nullptr) return;
-  Compiled& c = *rec_;
-  c.entries.clear();  // keeps the capacity: a re-recording allocates nothing
-  c.apply.clear();
-  c.round_end.clear();
-  c.largest = 0;
-  c.with_initial = init_ != nullptr;
-  c.commutative = commutative_;
-  c.complete = materialize_at_end_;
-  c.valid = parts_.empty();
-}
-
-void MpiExecutor::note(Compiled::Kind kind, std::int64_t at, std::int64_t count, int peer, plan::Action action,
-                       std::int64_t from) {
-  if (rec_ == nullptr || !rec_->valid) return;
-  const bool message = kind <= Compiled::Kind::recv_combine;
-  if (rec_->entries.size() >= kMaxCompiled || (message && count > cfg_.chunk)) {
-    rec_->valid = false;
-    return;
-  }
-  rec_->entries.push_back({kind, action, peer, at, from, count});
-  if (message) rec_->largest = std::max(rec_->largest, count);
-}
-
-void MpiExecutor::finish() {
-  complete_deferred({}, true);
-  if (materialize_at_end_ && !fresh_.empty()) {
-    const plan::BlockRun all{0, static_cast<std::int64_t>(fresh_.size())};
-    materialize({&all, 1});
-  }
-  rec_ = nullptr;
 }
 
 void MpiExecutor::defer(MPI_Request r, Segment seg) {
@@ -317,34 +217,6 @@ void MpiExecutor::complete_deferred(std::span<const Segment> segs, bool all) {
       deferred_[keep++] = deferred_[i];
   }
   deferred_.resize(keep);
-}
-
-// The element segments of runs, split where the caller's buffer ends (the
-// plan's scratch groups live elsewhere), adjacent ones merged.
-void MpiExecutor::gather(std::span<const BlockRun> runs, std::vector<Segment>& segs, std::int64_t& elements) const {
-  segs.clear();
-  elements = 0;
-  const auto add = [&](Segment s) {
-    if (s.count == 0) return;
-    if (!segs.empty() && segs.back().offset + segs.back().count == s.offset && !is_boundary(s.offset))
-      segs.back().count += s.count;
-    else
-      segs.push_back(s);
-    elements += s.count;
-  };
-  const auto split_at = [&](Segment& s, std::int64_t b) {
-    if (s.offset < b && s.offset + s.count > b) {
-      add({s.offset, b - s.offset});
-      s = {b, s.offset + s.count - b};
-    }
-  };
-  for (const BlockRun& r : runs) {
-    if (!layout_->valid(r)) throw Error(Errc::internal, "plan names an invalid block run");
-    Segment s = layout_->run(r);
-    for (const Part& pt : parts_) split_at(s, pt.first);
-    split_at(s, data_extent_);
-    add(s);
-  }
 }
 
 void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements) {
@@ -444,155 +316,67 @@ void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
   if (in_chunk > 0) flush();
 }
 
-void MpiExecutor::send(plan::rank_t to, std::span<const BlockRun> runs) {
-  if (out_.form != Form::none) throw Error(Errc::internal, "plan posts two sends in one round");
-  gather(runs, out_.segs, out_.elements);
-  if (out_.elements == 0) return;
-  const int peer = rank_of(to);
+void MpiExecutor::post_send(const Entry& e) {
   const TypeInfo& t = cfg_.type;
-  if (in_.first_touch) {
-    // This round's receive (posted first) lands straight in blocks that were
-    // untouched when the round began, and the plan sends some of them: the
-    // send must carry their content before the round, the initial content,
-    // not the buffer the receive is writing (found by mpi_scan at np 3: the
-    // doubling scan sends its partial while combining into it).
-    const Segment& r = in_.segs[0];
-    const auto overlaps = [&](const Segment& s) {
-      return s.offset < r.offset + r.count && r.offset < s.offset + s.count;
-    };
-    if (std::any_of(out_.segs.begin(), out_.segs.end(), overlaps)) {
-      const Segment& s = out_.segs[0];
-      if (out_.segs.size() != 1 || s.offset < r.offset || s.offset + s.count > r.offset + r.count)
-        throw Error(Errc::internal, "plan sends part of a block it first combines into in the same round");
-      out_.form = Form::direct;
-      if (out_.elements > cfg_.chunk) {  // chunked; completes in this round (the initial content is never written)
-        untraceable();
-        post_typed(true, peer, const_cast<std::byte*>(init_at(s.offset)), out_.elements);
-        return;
-      }
-      note(Compiled::Kind::send_initial, s.offset, out_.elements, peer);
-      MPI_Request req = MPI_REQUEST_NULL;
-      check(PMPI_Isend(init_at(s.offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &req),
-            "MPI_Isend");
-      defer(req, Segment{0, 0});
-      return;
-    }
-  }
-  if (!fresh_.empty() && any_fresh(runs)) {
-    if (all_fresh(runs) && out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
-      // Untouched: straight from the initial content, which is never written
-      // (so the deferred send conflicts with nothing: empty segment).
-      out_.form = Form::direct;
-      MPI_Request r = MPI_REQUEST_NULL;
-      check(PMPI_Isend(init_at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm,
-                       &r),
-            "MPI_Isend");
-      defer(r, Segment{0, 0});
-      note(Compiled::Kind::send_initial, out_.segs[0].offset, out_.elements, peer);
-      return;
-    }
-    materialize(runs);
-  }
-  if (out_.segs.size() == 1 && out_.elements <= cfg_.chunk) {
-    // Completes in the background (see executor.hpp).
-    out_.form = Form::direct;
+  const int peer = static_cast<int>(e.peer);  // compile() checked the range
+  Message& m = out_;
+  m.entry = &e;
+  m.elements = e.count;
+  m.segs = run_->segments_of(e, m.one);
+  if (e.segs == 1) {
+    m.form = Form::direct;
+    const bool initial = e.kind == Kind::send_initial;
+    std::byte* from = initial ? const_cast<std::byte*>(init_at(e.at)) : at(e.at);
+    if (e.count > cfg_.chunk) return post_typed(true, peer, from, e.count);  // completes in its round
+    // Completes in the background (see executor.hpp). The initial content
+    // is never written, so a send from it conflicts with nothing.
     MPI_Request r = MPI_REQUEST_NULL;
-    check(PMPI_Isend(at(out_.segs[0].offset), static_cast<int>(out_.elements), t.type, peer, cfg_.tag, cfg_.comm, &r),
-          "MPI_Isend");
-    defer(r, out_.segs[0]);
-    note(Compiled::Kind::send, out_.segs[0].offset, out_.elements, peer);
-  } else if (out_.segs.size() == 1) {
-    untraceable();
-    out_.form = Form::direct;
-    post_typed(true, peer, at(out_.segs[0].offset), out_.elements);
-  } else if (post_indexed(true, peer, out_)) {
-    untraceable();
-    out_.form = Form::indexed;
+    check(PMPI_Isend(from, static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    defer(r, initial ? Segment{0, 0} : m.one);
+    return;
+  }
+  if (post_indexed(true, peer, m)) {
+    m.form = Form::indexed;
   } else if (t.contiguous) {
-    untraceable();
-    out_.form = Form::staged;
-    std::byte* stage = scratch_->send.get(out_.elements * t.size);
+    m.form = Form::staged;
+    std::byte* stage = scratch_->send.get(m.elements * t.size);
     std::int64_t pos = 0;
-    for (const Segment& s : out_.segs) {
+    for (const Segment& s : m.segs) {
       std::memcpy(stage + pos * t.size, offset(at(s.offset), t.true_lb), static_cast<std::size_t>(s.count * t.size));
       pos += s.count;
     }
-    out_.buf = offset(stage, -t.true_lb);
-    post_typed(true, peer, out_.buf, out_.elements);
+    m.buf = offset(stage, -t.true_lb);
+    post_typed(true, peer, m.buf, m.elements);
   } else {
-    untraceable();
-    out_.form = Form::packed;
-    post_packed(true, peer, out_);
+    m.form = Form::packed;
+    post_packed(true, peer, m);
   }
 }
 
-void MpiExecutor::recv(plan::rank_t from, std::span<const BlockRun> runs, Action action) {
-  if (in_.form != Form::none) throw Error(Errc::internal, "plan posts two receives in one round");
-  gather(runs, in_.segs, in_.elements);
-  if (in_.elements == 0) return;
-  if (!deferred_.empty()) complete_deferred(in_.segs, false);
-  in_.action = action;
-  const int peer = rank_of(from);
+void MpiExecutor::post_recv(const Entry& e) {
   const TypeInfo& t = cfg_.type;
-  const bool single = in_.segs.size() == 1;
-  if (!fresh_.empty() && any_fresh(runs)) {
-    if (action == Action::copy) {
-      mark_written(runs);  // the message overwrites every element
-    } else if (single && all_fresh(runs) && (action == Action::combine_after || commutative_)) {
-      // own = init (+) in, computed in the buffer after the data arrives.
-      mark_written(runs);
-      in_.form = Form::direct;
-      in_.first_touch = true;
-      post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
-      note(Compiled::Kind::recv_initial, in_.segs[0].offset, in_.elements, peer);
-      return;
-    } else {
-      materialize(runs);
-    }
-  }
-  if (action == Action::copy && single) {
-    in_.form = Form::direct;
-    post_typed(false, peer, at(in_.segs[0].offset), in_.elements);
-    note(Compiled::Kind::recv, in_.segs[0].offset, in_.elements, peer);
-  } else if (action == Action::copy && post_indexed(false, peer, in_)) {
-    untraceable();
-    in_.form = Form::indexed;
+  const int peer = static_cast<int>(e.peer);
+  Message& m = in_;
+  m.entry = &e;
+  m.elements = e.count;
+  m.segs = run_->segments_of(e, m.one);
+  if (!deferred_.empty()) complete_deferred(m.segs, false);
+  const bool single = e.segs == 1;
+  if (e.kind != Kind::recv_combine && single) {  // recv, recv_initial: straight into the buffer
+    m.form = Form::direct;
+    post_typed(false, peer, at(e.at), e.count);
+  } else if (e.kind == Kind::recv && post_indexed(false, peer, m)) {
+    m.form = Form::indexed;
   } else if (t.contiguous || single) {
-    if (single)
-      note(Compiled::Kind::recv_combine, in_.segs[0].offset, in_.elements, peer, action);
-    else
-      untraceable();
     // A scratch copy with the datatype's layout (for a contiguous type the
     // elements are simply back to back).
-    in_.form = Form::staged;
-    in_.buf = offset(scratch_->recv.get(t.span_bytes(in_.elements)), -t.true_lb);
-    post_typed(false, peer, in_.buf, in_.elements);
+    m.form = Form::staged;
+    m.buf = offset(scratch_->recv.get(t.span_bytes(m.elements)), -t.true_lb);
+    post_typed(false, peer, m.buf, m.elements);
   } else {
-    untraceable();
-    in_.form = Form::packed;
-    post_packed(false, peer, in_);
+    m.form = Form::packed;
+    post_packed(false, peer, m);
   }
-}
-
-void MpiExecutor::local(const plan::LocalOp& op) {
-  locals_.push_back(op);
-}
-
-void MpiExecutor::wait() {
-  wait_all(requests_, cfg_.wait, cfg_.spin);
-  requests_.clear();
-  if (rec_ != nullptr && rec_->valid) rec_->apply.push_back(rec_->entries.size());
-  // A round may send a block and combine into it (the dissemination
-  // allreduce sends W and receives into W): the send, posted after the
-  // receive and deferred, must finish before finish_recv() writes.
-  if (in_.form != Form::none && !deferred_.empty()) complete_deferred(in_.segs, false);
-  if (in_.form != Form::none) finish_recv();
-  for (const plan::LocalOp& op : locals_) apply_local(op);
-  locals_.clear();
-  in_.form = Form::none;
-  in_.first_touch = false;
-  out_.form = Form::none;
-  if (rec_ != nullptr && rec_->valid) rec_->round_end.push_back(rec_->entries.size());
 }
 
 }  // namespace optcoll::mpi

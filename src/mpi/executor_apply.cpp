@@ -57,8 +57,8 @@ void MpiExecutor::combine(std::byte* in, std::byte* own, std::int64_t count, Act
 void MpiExecutor::finish_recv() {
   Message& m = in_;
   const TypeInfo& t = cfg_.type;
-  if (m.first_touch) {
-    // own = init (+) in, in place: Reduce_local(init, buffer).
+  if (m.entry->kind == Kind::recv_initial) {
+    // own = initial (+) in, in place: Reduce_local(initial, buffer).
     const Segment& s = m.segs[0];
     for (std::int64_t done = 0; done < s.count; done += cfg_.chunk) {
       const std::int64_t c = std::min(cfg_.chunk, s.count - done);
@@ -67,8 +67,9 @@ void MpiExecutor::finish_recv() {
     }
     return;
   }
+  const Action action = m.entry->action;
   if (m.form == Form::packed) {
-    if (m.action == Action::copy) {
+    if (action == Action::copy) {
       unpack(m, nullptr);
       return;
     }
@@ -76,7 +77,7 @@ void MpiExecutor::finish_recv() {
     unpack(m, stage0);
     std::int64_t pos = 0;
     for (const Segment& s : m.segs) {
-      combine(offset(stage0, pos * t.extent), at(s.offset), s.count, m.action);
+      combine(offset(stage0, pos * t.extent), at(s.offset), s.count, action);
       pos += s.count;
     }
     return;
@@ -85,45 +86,22 @@ void MpiExecutor::finish_recv() {
   std::int64_t pos = 0;
   for (const Segment& s : m.segs) {
     std::byte* src = offset(m.buf, pos * t.extent);
-    if (m.action == Action::copy)
+    if (action == Action::copy)
       std::memcpy(offset(at(s.offset), t.true_lb), offset(src, t.true_lb), static_cast<std::size_t>(s.count * t.size));
     else
-      combine(src, at(s.offset), s.count, m.action);
+      combine(src, at(s.offset), s.count, action);
     pos += s.count;
   }
 }
 
-// to (+)= from, as the plan's LocalOp says, piece by piece over the two
-// runs' segments (which hold the same number of elements).
-void MpiExecutor::apply_local(const plan::LocalOp& op) {
-  if (!fresh_.empty()) {
-    materialize({&op.from, 1});
-    materialize({&op.to, 1});
+// What the compiled plan does between messages: a copy of initial content
+// into the buffer, or a piece of the plan's local copies and combinations.
+void MpiExecutor::apply(const Entry& e) {
+  if (e.kind == Kind::initial) {
+    copy_elements(init_at(e.at), at(e.at), e.count, cfg_.type, scratch_->copy);
+    return;
   }
-  std::int64_t nf = 0;
-  std::int64_t nt = 0;
-  gather({&op.from, 1}, from_, nf);
-  gather({&op.to, 1}, to_, nt);
-  if (nf != nt) throw Error(Errc::internal, "plan's local operation joins runs of different sizes");
-  std::size_t fi = 0;
-  std::size_t ti = 0;
-  std::int64_t fa = 0;
-  std::int64_t ta = 0;
-  while (fi < from_.size() && ti < to_.size()) {
-    const std::int64_t c = std::min(from_[fi].count - fa, to_[ti].count - ta);
-    note(Compiled::Kind::local, to_[ti].offset + ta, c, 0, op.action, from_[fi].offset + fa);
-    apply_piece(from_[fi].offset + fa, to_[ti].offset + ta, c, op.action);
-    fa += c;
-    ta += c;
-    if (fa == from_[fi].count) {
-      ++fi;
-      fa = 0;
-    }
-    if (ta == to_[ti].count) {
-      ++ti;
-      ta = 0;
-    }
-  }
+  apply_piece(e.from, e.at, e.count, e.action);
 }
 
 void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, Action action) {
@@ -143,47 +121,6 @@ void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t c
     std::byte* tmp = offset(scratch_->in.get(t.span_bytes(count)), -t.true_lb);
     copy_elements(f, tmp, count, t, scratch_->copy);
     combine(tmp, d, count, Action::combine_after);
-  }
-}
-
-void MpiExecutor::set_initial(const void* init, bool commutative, bool materialize_at_end) {
-  init_ = static_cast<const std::byte*>(init);
-  commutative_ = commutative;
-  materialize_at_end_ = materialize_at_end;
-  fresh_.assign(init == nullptr ? 0 : static_cast<std::size_t>(layout_->data_groups() * layout_->blocks_per_group()),
-                1);
-}
-
-bool MpiExecutor::any_fresh(std::span<const plan::BlockRun> runs) const noexcept {
-  for (const plan::BlockRun& r : runs)
-    for (std::int64_t id = r.first; id < r.first + r.count; ++id)
-      if (static_cast<std::size_t>(id) < fresh_.size() && fresh_[static_cast<std::size_t>(id)] != 0) return true;
-  return false;
-}
-
-bool MpiExecutor::all_fresh(std::span<const plan::BlockRun> runs) const noexcept {
-  for (const plan::BlockRun& r : runs)
-    for (std::int64_t id = r.first; id < r.first + r.count; ++id)
-      if (static_cast<std::size_t>(id) >= fresh_.size() || fresh_[static_cast<std::size_t>(id)] == 0) return false;
-  return true;
-}
-
-void MpiExecutor::mark_written(std::span<const plan::BlockRun> runs) noexcept {
-  for (const plan::BlockRun& r : runs)
-    for (std::int64_t id = r.first; id < r.first + r.count; ++id)
-      if (static_cast<std::size_t>(id) < fresh_.size()) fresh_[static_cast<std::size_t>(id)] = 0;
-}
-
-void MpiExecutor::materialize(std::span<const plan::BlockRun> runs) {
-  for (const plan::BlockRun& r : runs) {
-    for (std::int64_t id = r.first; id < r.first + r.count; ++id) {
-      const auto i = static_cast<std::size_t>(id);
-      if (i >= fresh_.size() || fresh_[i] == 0) continue;
-      const Segment s = layout_->block(id);
-      note(Compiled::Kind::initial, s.offset, s.count);
-      copy_elements(init_at(s.offset), at(s.offset), s.count, cfg_.type, scratch_->copy);
-      fresh_[i] = 0;
-    }
   }
 }
 

@@ -66,6 +66,7 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
   buffers_ = b;
   parts_.assign(b.parts.begin(), b.parts.end());
   buffers_.parts = parts_;
+  boundaries_ = MpiExecutor::part_boundaries(parts_);
   ex_ = &ex;
   scratch_ = &scratch;
 }
@@ -73,59 +74,26 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
 void PreparedPlan::start() {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
-  ex.bind(cfg_, buffers_.base, plan_->layout(), *scratch_);
-  const bool init = buffers_.init != nullptr;
-  const bool same_setting = compiled_.recorded_for(init, spec_.commutative, buffers_.complete);
-  if (parts_.empty() && recorded_ && same_setting && compiled_.valid && compiled_.largest <= cfg_.chunk) {
-    ex.start_replay(compiled_, buffers_.init);  // round 0 posted; progress() / complete() go on
-    return;
-  }
+  ex.bind(cfg_, buffers_.base, *scratch_);
   if (!parts_.empty()) ex.set_parts(parts_);
-  if (init) ex.set_initial(buffers_.init, spec_.commutative, buffers_.complete);
-  // The first run compiles the plan; so does the first run with another
-  // initial-content setting (an in-place call after one that was not).
-  recording_ = parts_.empty() && (!recorded_ || !same_setting);
-  if (recording_) {
-    recorded_ = true;
-    ex.record(&compiled_);
+  // The first run compiles the plan; so does the first run with other
+  // settings (an in-place call after one that was not).
+  const plan::CompileOptions options{buffers_.init != nullptr, spec_.commutative, buffers_.complete, boundaries_};
+  if (!compiled_ok_ || !compiled_.compiled_for(options)) {
+    compiled_ok_ = false;
+    plan::compile(*plan_, options, compiled_);
+    compiled_ok_ = true;
+    ++compilations_;
   }
-  try {
-    ex.start(*plan_);
-  } catch (...) {
-    abandon();
-    throw;
-  }
+  ex.start(compiled_, buffers_.init);
 }
 
 bool PreparedPlan::progress() {
-  bool done = false;
-  try {
-    done = ex_->progress();
-  } catch (...) {
-    abandon();
-    throw;
-  }
-  if (done) end_recording();
-  return done;
+  return ex_->progress();
 }
 
 void PreparedPlan::complete() {
-  try {
-    ex_->complete();
-  } catch (...) {
-    abandon();
-    throw;
-  }
-  end_recording();
-}
-
-void PreparedPlan::end_recording() noexcept {
-  recording_ = false;  // the executor's finish() ended the recording
-}
-
-void PreparedPlan::abandon() noexcept {
-  if (recording_) compiled_.valid = false;  // keep no half compiled plan
-  recording_ = false;
+  ex_->complete();
 }
 
 }  // namespace optcoll::mpi

@@ -7,9 +7,9 @@
 // the communicator's first such call, measures: collective) the LogP
 // parameters. bind() is O(1) apart from the executor's own setup; start()
 // posts round 0 and complete() runs the rest, as MpiExecutor::start /
-// complete. The first run compiles the plan (MpiExecutor::Compiled); later
-// runs with the same initial-content setting replay the compiled plan when
-// it could be compiled (small messages, no parts): then a run walks no plan.
+// complete. The first run compiles the plan (plan/compiled.hpp); later runs
+// with the same settings (initial content, parts) run the compiled plan
+// again: no plan walk, no allocation.
 #pragma once
 
 #include <memory>
@@ -57,8 +57,7 @@ class PreparedPlan {
   // One run of the bound call: start() posts round 0 and returns (it never
   // waits for other ranks: a request's start), progress() advances it
   // without blocking (true when done), complete() finishes it (at once
-  // after progress() said done). run() = start() + complete(). A run
-  // replays the compiled plan when it can, round by round as well.
+  // after progress() said done). run() = start() + complete().
   void start();
   bool progress();
   void complete();
@@ -68,23 +67,21 @@ class PreparedPlan {
   }
 
   const plan::RankPlan& plan() const noexcept { return *plan_; }
-  // The compiled plan (valid: later runs with its setting replay it) and
-  // whether a run compiled it.
-  const MpiExecutor::Compiled& compiled() const noexcept { return compiled_; }
-  bool recorded() const noexcept { return recorded_; }
+  // The compiled plan of the last run, and how many times a run compiled
+  // the plan (1 while the settings stay the same).
+  const plan::Compiled& compiled() const noexcept { return compiled_; }
+  int compilations() const noexcept { return compilations_; }
 
  private:
-  void end_recording() noexcept;  // after a run
-  void abandon() noexcept;        // after a failed run
-
   const plan::AlgorithmInfo* algorithm_ = nullptr;  // null: a tree
   plan::PlanSpec spec_;
   bool caller_layout_ = false;
   std::unique_ptr<plan::BlockLayout> layout_;  // the plan's groups (rank-group collectives, exchanges)
   std::unique_ptr<plan::RankPlan> plan_;
-  MpiExecutor::Compiled compiled_;
-  bool recorded_ = false;  // a run was recorded into compiled_ (compiled_.valid: usable)
-  bool recording_ = false;
+  plan::Compiled compiled_;
+  bool compiled_ok_ = false;  // compiled_ is complete (a failed compile leaves it not)
+  int compilations_ = 0;
+  std::vector<std::int64_t> boundaries_;  // of parts_
   ExecConfig cfg_;
   Buffers buffers_;
   std::vector<MpiExecutor::Part> parts_;

@@ -1,6 +1,7 @@
-// The executor interface: the few primitives a plan needs, implemented twice,
-// by the MPI executor (mpi/) and by the simulator (sim/). post_round() is the
-// only code that walks a plan; executors never see an algorithm.
+// The executor interface: the few primitives a plan needs, implemented by
+// the simulator (sim/) and by the compiler (compiled.hpp), whose output the
+// MPI executor (mpi/) runs. post_round() is the only code that walks a plan;
+// executors never see an algorithm.
 #pragma once
 
 #include <span>

@@ -1,7 +1,8 @@
 // Plans: a collective algorithm as data. For each rank and round a plan says
 // what to send to whom, what to receive from whom, and what to do with what
-// arrives. The simulator (sim/) and the MPI executor (mpi/) both run plans;
-// neither contains an algorithm of its own.
+// arrives. The simulator (sim/) runs plans, and plans compiled for one rank
+// (compiled.hpp), which is what the MPI executor (mpi/) runs; neither
+// contains an algorithm of its own.
 //
 // Data is addressed in blocks. A rank's working buffer is described by a
 // BlockLayout: `groups` contiguous element ranges (one per root for the

@@ -1,0 +1,137 @@
+// plan::compile on hand-made plans: the entries written out by hand from
+// the rules of compiled.hpp (where messages read and write, the initial
+// content's copies, segments split at boundaries, contract errors).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "optcoll/error.hpp"
+#include "optcoll/plan/compiled.hpp"
+
+namespace optcoll::plan {
+namespace {
+
+using Kind = Compiled::Kind;
+
+// A plan given as its steps.
+class Steps final : public RankPlan {
+ public:
+  Steps(BlockLayout layout, std::vector<Step> steps) : layout_(std::move(layout)), steps_(std::move(steps)) {}
+  std::int64_t rounds() const noexcept override { return static_cast<std::int64_t>(steps_.size()); }
+  void step(std::int64_t i, Step& out) const override { out = steps_[static_cast<std::size_t>(i)]; }
+  const BlockLayout& layout() const noexcept override { return layout_; }
+
+ private:
+  BlockLayout layout_;
+  std::vector<Step> steps_;
+};
+
+struct E {
+  Kind kind;
+  std::int64_t at, count;
+  rank_t peer = 0;
+  bool operator==(const E&) const = default;
+};
+std::vector<E> entries(const Compiled& c) {
+  std::vector<E> out;
+  for (const Compiled::Entry& e : c.entries)
+    out.push_back({e.kind, e.at, e.count, Compiled::is_message(e.kind) ? e.peer : 0});
+  return out;
+}
+
+// 4 elements in 2 blocks: block 0 = [0, 2), block 1 = [2, 4). Round 0 sends
+// block 0 to rank 1 and receives block 1 from it (combine_after); round 1
+// receives block 0 from rank 1 (combine_before).
+Steps two_rounds() {
+  Step a;
+  a.send_block(1, 0);
+  a.recv_block(1, 1, Action::combine_after);
+  Step b;
+  b.recv_block(1, 0, Action::combine_before);
+  return Steps(BlockLayout(4, 2), {a, b});
+}
+
+TEST(Compile, InBufferContent) {
+  const Compiled c = compile(two_rounds(), {});
+  EXPECT_EQ(entries(c),
+            (std::vector<E>{{Kind::recv_combine, 2, 2, 1}, {Kind::send, 0, 2, 1}, {Kind::recv_combine, 0, 2, 1}}));
+  EXPECT_EQ(c.apply, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(c.round_end, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(c.largest, 2);
+}
+
+TEST(Compile, InitialContentCommutative) {
+  // Round 0: block 1 is first combined (combine_after): received into the
+  // buffer as initial (+) in; block 0 is sent untouched: from the initial
+  // content. Round 1: block 0, still untouched, first combined with a
+  // commutative operator: the same. Nothing is left to copy at the end.
+  const Compiled c = compile(two_rounds(), {true, true, true});
+  EXPECT_EQ(
+      entries(c),
+      (std::vector<E>{{Kind::recv_initial, 2, 2, 1}, {Kind::send_initial, 0, 2, 1}, {Kind::recv_initial, 0, 2, 1}}));
+}
+
+TEST(Compile, InitialContentNotCommutative) {
+  // Round 1's combine_before would compute initial (+) in, the wrong order:
+  // block 0 is copied in first and the message combined from scratch.
+  const Compiled c = compile(two_rounds(), {true, false, true});
+  EXPECT_EQ(entries(c), (std::vector<E>{{Kind::recv_initial, 2, 2, 1},
+                                        {Kind::send_initial, 0, 2, 1},
+                                        {Kind::initial, 0, 2, 0},
+                                        {Kind::recv_combine, 0, 2, 1}}));
+  EXPECT_EQ(c.apply, (std::vector<std::size_t>{2, 4}));
+}
+
+TEST(Compile, UntouchedBlocksCopiedAtTheEndOnlyWhenComplete) {
+  Step a;
+  a.send_block(1, 1);
+  const Steps plan(BlockLayout(4, 2), {a});
+  EXPECT_EQ(entries(compile(plan, {true, true, true})),
+            (std::vector<E>{{Kind::send_initial, 2, 2, 1}, {Kind::initial, 0, 2, 0}, {Kind::initial, 2, 2, 0}}));
+  EXPECT_EQ(entries(compile(plan, {true, true, false})), (std::vector<E>{{Kind::send_initial, 2, 2, 1}}));
+}
+
+TEST(Compile, SegmentsSplitAtBoundariesAndMerged) {
+  // Blocks 0 and 1 of 4 elements each: one run is one segment [0, 8), cut
+  // at a part boundary at 4; two runs of adjacent blocks merge.
+  Step a;
+  a.send_to = 2;
+  a.send = {{0, 2}};
+  const Steps plan(BlockLayout(8, 2), {a});
+  const std::int64_t cut[] = {4};
+  const Compiled split = compile(plan, {false, true, true, cut});
+  ASSERT_EQ(split.entries.size(), 1u);
+  EXPECT_EQ(split.entries[0].segs, 2);
+  Segment one;
+  const auto segs = split.segments_of(split.entries[0], one);
+  EXPECT_EQ(std::vector<Segment>(segs.begin(), segs.end()), (std::vector<Segment>{{0, 4}, {4, 4}}));
+  EXPECT_EQ(split.entries[0].count, 8);
+  Step b;
+  b.send_to = 2;
+  b.send = {{0, 1}, {1, 1}};
+  const Compiled merged = compile(Steps(BlockLayout(8, 2), {b}), {});
+  ASSERT_EQ(merged.entries.size(), 1u);
+  EXPECT_EQ(merged.entries[0].segs, 1);
+  EXPECT_EQ(merged.entries[0].count, 8);
+}
+
+TEST(Compile, ContractErrors) {
+  Step bad_run;
+  bad_run.send_to = 1;
+  bad_run.send = {{1, 5}};
+  EXPECT_THROW(compile(Steps(BlockLayout(4, 2), {bad_run}), {}), Error);
+  Step uneven;
+  uneven.local.push_back({{0, 2}, {0, 1}, Action::copy});
+  EXPECT_THROW(compile(Steps(BlockLayout(4, 2), {uneven}), {}), Error);
+  // A round that first combines into block 0 straight in the buffer and
+  // sends blocks 0 and 1: the send would read block 0 while it is written.
+  Step overlap;
+  overlap.recv_block(1, 0, Action::combine_after);
+  overlap.send_to = 1;
+  overlap.send = {{0, 2}};
+  EXPECT_NO_THROW(compile(Steps(BlockLayout(4, 2), {overlap}), {}));
+  EXPECT_THROW(compile(Steps(BlockLayout(4, 2), {overlap}), {true, true, true}), Error);
+}
+
+}  // namespace
+}  // namespace optcoll::plan
