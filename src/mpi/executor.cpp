@@ -53,7 +53,7 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch) {
   scratch_ = &scratch;
   packed_chunk_bytes_ = -1;
   parts_.clear();
-  out_.form = in_.form = Form::none;
+  in_.form = Form::none;
   requests_.clear();
   deferred_.clear();
   run_ = nullptr;
@@ -88,7 +88,7 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {
 void MpiExecutor::post_next() {
   const auto r = static_cast<std::size_t>(next_round_++);
   const std::size_t end = run_->apply[r];
-  in_.form = out_.form = Form::none;
+  in_.form = Form::none;
   round_writes_ = run_->round_end[r] > end;
   for (; next_ < end; ++next_) post(run_->entries[next_]);
   round_open_ = true;
@@ -124,7 +124,7 @@ void MpiExecutor::close_round() {
     // allreduce sends W and receives into W): the send, deferred, must
     // finish before the receive's data is applied.
     if (!deferred_.empty()) complete_deferred(in_.segs, false);
-    finish_recv();
+    if (in_.form != Form::direct || in_.entry->kind != Kind::recv) finish_recv();  // a copy straight in: done
     in_.form = Form::none;
   }
   for (; next_ < end; ++next_) apply(run_->entries[next_]);
@@ -319,12 +319,7 @@ void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
 void MpiExecutor::post_send(const Entry& e) {
   const TypeInfo& t = cfg_.type;
   const int peer = static_cast<int>(e.peer);  // compile() checked the range
-  Message& m = out_;
-  m.entry = &e;
-  m.elements = e.count;
-  m.segs = run_->segments_of(e, m.one);
   if (e.segs == 1) {
-    m.form = Form::direct;
     const bool initial = e.kind == Kind::send_initial;
     std::byte* from = initial ? const_cast<std::byte*>(init_at(e.at)) : at(e.at);
     if (e.count > cfg_.chunk) return post_typed(true, peer, from, e.count);  // completes in its round
@@ -332,9 +327,13 @@ void MpiExecutor::post_send(const Entry& e) {
     // is never written, so a send from it conflicts with nothing.
     MPI_Request r = MPI_REQUEST_NULL;
     check(PMPI_Isend(from, static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-    defer(r, initial ? Segment{0, 0} : m.one);
+    defer(r, initial ? Segment{0, 0} : Segment{e.at, e.count});
     return;
   }
+  Message& m = out_;
+  m.entry = &e;
+  m.elements = e.count;
+  m.segs = run_->segments_of(e, m.one);
   if (post_indexed(true, peer, m)) {
     m.form = Form::indexed;
   } else if (t.contiguous) {
@@ -364,7 +363,10 @@ void MpiExecutor::post_recv(const Entry& e) {
   const bool single = e.segs == 1;
   if (e.kind != Kind::recv_combine && single) {  // recv, recv_initial: straight into the buffer
     m.form = Form::direct;
-    post_typed(false, peer, at(e.at), e.count);
+    if (e.count > cfg_.chunk) return post_typed(false, peer, at(e.at), e.count);
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(PMPI_Irecv(at(e.at), static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+    requests_.push_back(r);
   } else if (e.kind == Kind::recv && post_indexed(false, peer, m)) {
     m.form = Form::indexed;
   } else if (t.contiguous || single) {

@@ -208,13 +208,6 @@ class Compiler final : public Executor {
 
 }  // namespace
 
-bool Compiled::compiled_for(const CompileOptions& o) const noexcept {
-  if (with_initial != o.with_initial ||
-      !std::equal(boundaries.begin(), boundaries.end(), o.boundaries.begin(), o.boundaries.end()))
-    return false;
-  return !o.with_initial || (commutative == o.commutative && complete == o.complete);
-}
-
 void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c) {
   Compiler compiler(plan.layout(), options, c);
   run(plan, compiler);

@@ -99,7 +99,13 @@ struct Compiled {
   static constexpr bool is_message(Kind k) noexcept { return k <= Kind::recv_combine; }
   static constexpr bool is_send(Kind k) noexcept { return k == Kind::send || k == Kind::send_initial; }
   // Whether this was compiled with these options.
-  bool compiled_for(const CompileOptions& o) const noexcept;
+  bool compiled_for(const CompileOptions& o) const noexcept {
+    if (with_initial != o.with_initial || boundaries.size() != o.boundaries.size()) return false;
+    if (with_initial && (commutative != o.commutative || complete != o.complete)) return false;
+    for (std::size_t k = 0; k < boundaries.size(); ++k)
+      if (boundaries[k] != o.boundaries[k]) return false;
+    return true;
+  }
 };
 
 // Compiles plan for its rank. Throws optcoll::Error (internal) when the plan
