@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "optcoll/error.hpp"
+#include "optcoll/plan/locality.hpp"
 #include "optcoll/schedule/all_roots.hpp"
 
 namespace optcoll::mpi {
@@ -45,7 +46,19 @@ PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanS
     layout_ = std::make_unique<plan::BlockLayout>(*layout);  // this rank's own (plan/alltoall.hpp)
     ctx.layout = layout_.get();
   }
-  plan_ = algorithm_->make(ctx, s.rank);
+  // Locality renumbering (plan/locality.hpp): the circulant plans when
+  // OPTCOLL_RANK_GROUP divides p, reductions only for a commutative
+  // operator (the plan combines in virtual-rank order).
+  const bool renumber = algorithm_->locality_order && (!plan::is_reduction(spec.op) || spec.commutative);
+  const plan::RankOrder order = plan::locality_order(spec.p, renumber ? s.settings.rank_group : 0);
+  if (!order.identity()) {
+    ctx.spec.root = order.virtual_of(spec.root);
+    if (spec.op == plan::Collective::allgather || spec.op == plan::Collective::reduce_scatter) {
+      virtual_layout_ = std::make_unique<plan::BlockLayout>(plan::renumbered_layout(*layout_, order));
+      ctx.layout = virtual_layout_.get();  // a rank's own group, renamed with it
+    }
+  }
+  plan_ = plan::renumbered(algorithm_->make(ctx, order.virtual_of(s.rank)), order);
 }
 
 PreparedPlan::PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout)

@@ -76,7 +76,8 @@ class PreparedPlan {
   const plan::AlgorithmInfo* algorithm_ = nullptr;  // null: a tree
   plan::PlanSpec spec_;
   bool caller_layout_ = false;
-  std::unique_ptr<plan::BlockLayout> layout_;  // the plan's groups (rank-group collectives, exchanges)
+  std::unique_ptr<plan::BlockLayout> layout_;          // the plan's groups (rank-group collectives, exchanges)
+  std::unique_ptr<plan::BlockLayout> virtual_layout_;  // layout_ renumbered for locality (plan/locality.hpp)
   std::unique_ptr<plan::RankPlan> plan_;
   plan::Compiled compiled_;
   bool compiled_ok_ = false;  // compiled_ is complete (a failed compile leaves it not)

@@ -92,6 +92,10 @@ constexpr Variable kVariables[] = {
      "largest pipelined block of Bcast, Reduce, Allgather(v) (0: no cap; default: "
      "a quarter of the smallest L2 cache per core, 64 KiB to 1 MiB)"},
     {"OPTCOLL_MAX_CHUNK_ELEMS", "elements > 0", "most elements per MPI call (tests of the chunked paths)"},
+    {"OPTCOLL_RANK_GROUP", "ranks > 0",
+     "ranks per locality group (a node, a leaf switch), consecutive ranks: the circulant plans of Bcast, Reduce, "
+     "Allgather(v), Reduce_scatter(_block) and Allreduce renumber their ranks so that their longer skips stay "
+     "inside groups, when it divides p (commutative operators only; default: off)"},
     {"OPTCOLL_WAIT", "auto, block, poll",
      "how the executor waits: poll on oversubscribed nodes (auto), always block, "
      "always poll"},
@@ -149,6 +153,7 @@ Settings Settings::from_environment() {
   s.beta = positive_double("OPTCOLL_BETA");
   s.block_bytes = positive_int("OPTCOLL_BLOCK_BYTES");
   s.max_chunk = positive_int("OPTCOLL_MAX_CHUNK_ELEMS");
+  s.rank_group = positive_int("OPTCOLL_RANK_GROUP");
   s.block_cap = integer("OPTCOLL_BLOCK_CAP", 0, -1, "expected bytes >= 0 (0: no cap)");
   if (const char* w = env("OPTCOLL_WAIT")) {
     const std::string_view v(w);

@@ -165,6 +165,9 @@ struct AlgorithmInfo {
   bool needs_logp = false;
   bool baseline = false;  // a classic algorithm, for comparison: never chosen automatically
   Blocking blocking = Blocking::one;
+  // Its rounds pair ranks r +- skip of the circulant graph: the MPI layer
+  // renumbers its ranks for locality when asked (plan/locality.hpp).
+  bool locality_order = false;
   PlanFactory make = nullptr;
   // nullptr: not priced in the alpha-beta model (logp_tree: LogGP, by
   // simulation, select/select.hpp).

@@ -38,6 +38,7 @@ struct Settings {
   double beta = 0;               // OPTCOLL_BETA, seconds per byte
   std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
   std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
+  std::int64_t rank_group = 0;   // OPTCOLL_RANK_GROUP: ranks per locality group (plan/locality.hpp)
   std::int64_t block_cap = -1;   // OPTCOLL_BLOCK_CAP: largest block in bytes, 0 none; -1: from the L2 cache
   std::int32_t wait = 0;         // OPTCOLL_WAIT: 0 auto, 1 block, 2 poll
   std::int32_t spin = -1;        // OPTCOLL_POLL_SPIN: polls before sleeping
