@@ -64,10 +64,9 @@ void MpiExecutor::set_parts(std::span<const Part> parts) {
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
 }
 
-std::vector<std::int64_t> MpiExecutor::part_boundaries(std::span<const Part> parts) {
-  std::vector<std::int64_t> b;
-  for (std::size_t k = 1; k < parts.size(); ++k) b.push_back(parts[k].first);
-  return b;
+void MpiExecutor::part_boundaries(std::span<const Part> parts, std::vector<std::int64_t>& out) {
+  out.clear();
+  for (std::size_t k = 1; k < parts.size(); ++k) out.push_back(parts[k].first);
 }
 
 void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {

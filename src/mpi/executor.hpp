@@ -114,8 +114,9 @@ class MpiExecutor final {
     void* base = nullptr;
   };
   void set_parts(std::span<const Part> parts);
-  // The compile boundaries of parts: every first but the first part's.
-  static std::vector<std::int64_t> part_boundaries(std::span<const Part> parts);
+  // The compile boundaries of parts, into out: every first but the first
+  // part's (out keeps its capacity: no allocation per call).
+  static void part_boundaries(std::span<const Part> parts, std::vector<std::int64_t>& out);
 
   // Runs compiled (plan/compiled.hpp) over MPI: start() posts round 0 and
   // returns; progress() advances without blocking; complete() runs the

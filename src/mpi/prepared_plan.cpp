@@ -79,7 +79,7 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
   buffers_ = b;
   parts_.assign(b.parts.begin(), b.parts.end());
   buffers_.parts = parts_;
-  if (!parts_.empty() || !boundaries_.empty()) boundaries_ = MpiExecutor::part_boundaries(parts_);
+  MpiExecutor::part_boundaries(parts_, boundaries_);
   ex_ = &ex;
   scratch_ = &scratch;
 }
