@@ -19,8 +19,14 @@ using plan::BlockRun;
 using plan::Segment;
 
 void Scratch::trim(std::int64_t keep_bytes) noexcept {
-  for (ByteBuffer* b : {&send, &recv, &in, &copy, &groups})
-    if (b->capacity() > keep_bytes) b->release();
+  const auto keep = [keep_bytes](ByteBuffer& b) {
+    if (b.capacity() > keep_bytes) b.release();
+  };
+  keep(send);
+  keep(recv);
+  keep(in);
+  keep(copy);
+  keep(groups);
 }
 
 void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {

@@ -77,9 +77,11 @@ bool PreparedPlan::matches(const Choice& choice, const plan::PlanSpec& spec, con
 void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch) {
   cfg_ = cfg;
   buffers_ = b;
-  parts_.assign(b.parts.begin(), b.parts.end());
+  if (!b.parts.empty() || !parts_.empty()) {  // (no parts, and none before: nothing to redo)
+    parts_.assign(b.parts.begin(), b.parts.end());
+    MpiExecutor::part_boundaries(parts_, boundaries_);
+  }
   buffers_.parts = parts_;
-  MpiExecutor::part_boundaries(parts_, boundaries_);
   ex_ = &ex;
   scratch_ = &scratch;
 }

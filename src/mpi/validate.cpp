@@ -11,25 +11,50 @@ namespace optcoll::mpi {
 namespace {
 
 // TypeInfo of a predefined datatype: constant for the process, so the last
-// few are cached per thread (saves four MPI queries per call).
-const TypeInfo& named_type_info(MPI_Datatype type) {
+// few are cached per thread (saves five MPI queries per call). Only
+// predefined handles enter the cache; they are never freed, so no derived
+// datatype can ever have one of their handles.
+struct NamedTypes {
   struct Entry {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     TypeInfo info;
   };
-  thread_local std::array<Entry, 8> cache{};
-  thread_local std::size_t next = 0;
-  for (const Entry& e : cache)
-    if (e.type == type) return e.info;
-  Entry& e = cache[next++ % cache.size()];
-  e.info = TypeInfo::of(type);
-  e.type = type;
-  return e.info;
+  std::array<Entry, 8> entries{};
+  std::size_t next = 0;
+
+  const TypeInfo* find(MPI_Datatype type) const noexcept {
+    for (const Entry& e : entries)
+      if (e.type == type) return &e.info;
+    return nullptr;
+  }
+  const TypeInfo& add(MPI_Datatype type) {
+    Entry& e = entries[next++ % entries.size()];
+    e.info = TypeInfo::of(type);
+    e.type = type;
+    return e.info;
+  }
+};
+thread_local NamedTypes t_named;
+
+// The count part of check_type.
+void check_count(std::int64_t count, const TypeInfo& t) {
+  if (count > 1 && t.size > 0 && t.extent <= 0)
+    throw MpiError(MPI_ERR_TYPE, "optcoll: datatypes with extent <= 0 are not supported");
+  // Byte offsets of the last element must fit in 64 bits (the C++ API's
+  // counts are 64-bit).
+  if (count > 0 && (t.extent > 0 ? count - 1 > (INT64_MAX - t.true_extent) / t.extent : false))
+    throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
 }
 
 // The datatype part of check_call.
 void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
   if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
+  if (const TypeInfo* named = t_named.find(type)) {
+    c.named_type = true;
+    c.type = *named;
+    check_count(count, c.type);
+    return;
+  }
   int ni = 0;
   int na = 0;
   int nd = 0;
@@ -38,7 +63,7 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
     throw MpiError(MPI_ERR_TYPE, "optcoll: invalid datatype");
   c.named_type = combiner == MPI_COMBINER_NAMED;
   if (c.named_type) {
-    c.type = named_type_info(type);
+    c.type = t_named.add(type);
   } else {
     // MPI has no "is committed" query, but packing zero elements of an
     // uncommitted type fails in both Open MPI and MPICH.
@@ -48,12 +73,7 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
       throw MpiError(MPI_ERR_TYPE, "optcoll: datatype not committed");
     c.type = TypeInfo::of(type);
   }
-  if (count > 1 && c.type.size > 0 && c.type.extent <= 0)
-    throw MpiError(MPI_ERR_TYPE, "optcoll: datatypes with extent <= 0 are not supported");
-  // Byte offsets of the last element must fit in 64 bits (the C++ API's
-  // counts are 64-bit).
-  if (count > 0 && (c.type.extent > 0 ? count - 1 > (INT64_MAX - c.type.true_extent) / c.type.extent : false))
-    throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
+  check_count(count, c.type);
 }
 
 }  // namespace

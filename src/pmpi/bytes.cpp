@@ -61,7 +61,7 @@ void ByteStream::store(MPI_Comm comm) {
 
 SegmentedBytes::SegmentedBytes(const void* buf, std::span<const int> counts, std::span<const int> displs,
                                MPI_Datatype type)
-    : buf_(buf), counts_(counts), user_displs_(displs), type_(type), bytes_(counts.size()), displs_(counts.size()) {
+    : buf_(buf), type_(type), bytes_(counts.size()), displs_(counts.size()) {
   MPI_Count size = 0;
   mpi::check(PMPI_Type_size_x(type, &size), "MPI_Type_size_x");
   direct_ = plain_bytes(type, extent_);
@@ -73,6 +73,11 @@ SegmentedBytes::SegmentedBytes(const void* buf, std::span<const int> counts, std
     total_ += bytes_[i];
   }
   if (direct_) return;
+  // Copies: a request unpacks after its call has returned, and the arrays
+  // may be the large-count bindings' int copies (large_count.hpp), which
+  // live only as long as the call.
+  counts_.assign(counts.begin(), counts.end());
+  user_displs_.assign(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(counts.size()));
   packed_.resize(static_cast<std::size_t>(total_));
   std::int64_t at = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {

@@ -74,8 +74,8 @@ class SegmentedBytes {
 
  private:
   const void* buf_;
-  std::span<const int> counts_;
-  std::span<const int> user_displs_;
+  std::vector<int> counts_;       // the caller's (not direct only)
+  std::vector<int> user_displs_;  // the caller's (not direct only)
   MPI_Datatype type_;
   MPI_Aint extent_ = 0;
   bool direct_ = false;

@@ -1,6 +1,7 @@
 // liboptcoll_pmpi.so's blocking large-count bindings (MPI_<Op>_c of
 // large_ops.def, MPI-4 libraries): the int binding's shape when the counts
-// fit, else MPI's own (large_count.hpp). Their nonblocking and persistent
+// fit, with MPI's own _c binding as its native path, else MPI's own
+// (large_count.hpp). Their nonblocking and persistent
 // forms are in request_ops.cpp.
 #include <mpi.h>
 
@@ -18,13 +19,14 @@ namespace shapes = optcoll::pmpi::shapes;
 namespace large = optcoll::pmpi::large;
 
 #define OPTCOLL_PMPI_EXPAND(m, args) m args
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                        \
-  extern "C" int MPI_##Name##_c OPTCOLL_PMPI_PARAMS_C_##shape {                                      \
-    [[maybe_unused]] constexpr auto run = [](auto... a) {                                            \
-      return shapes::shape<Op::Name##_c, &OPTCOLL_##Name, &PMPI_##Name>(a...);                       \
-    };                                                                                               \
-    [[maybe_unused]] constexpr auto native = [](auto... a) { return PMPI_##Name##_c(a...); };        \
-    return OPTCOLL_PMPI_EXPAND((large::call<Op::Name##_c, run, native>), OPTCOLL_PMPI_ARGS_##shape); \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                       \
+  extern "C" int MPI_##Name##_c OPTCOLL_PMPI_PARAMS_C_##shape {                                     \
+    [[maybe_unused]] constexpr auto original = [](auto...) { return large::original(); };           \
+    [[maybe_unused]] constexpr auto run = [](auto... a) {                                           \
+      return shapes::shape<Op::Name##_c, &OPTCOLL_##Name, original>(a...);                          \
+    };                                                                                              \
+    [[maybe_unused]] constexpr auto large = [](auto... a) { return PMPI_##Name##_c(a...); };        \
+    return OPTCOLL_PMPI_EXPAND((large::call<Op::Name##_c, run, large>), OPTCOLL_PMPI_ARGS_##shape); \
   }
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP

@@ -75,14 +75,18 @@ namespace rq = optcoll::pmpi::requests;
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 
-// The large-count request forms: the int form's shape and callables when
-// the counts fit an int (large::call), else MPI's own _c binding.
+// The large-count request forms: the int form's shape and optcoll callable
+// when the counts fit an int (large::call), with MPI's own _c binding on the
+// caller's arguments as the native path; else MPI's own _c binding.
 #if MPI_VERSION >= 4
+namespace {
+constexpr auto original = [](auto...) { return optcoll::pmpi::large::original(); };
+}  // namespace
 #define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                         \
   extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_C_##shape) {      \
     OPTCOLL_PMPI_I_CALLABLES(IName)                                                                                   \
     [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
-      return shapes::shape<Op::IName##_c, optcoll, native>(a...);                                                     \
+      return shapes::shape<Op::IName##_c, optcoll, original>(a...);                                                   \
     };                                                                                                                \
     [[maybe_unused]] constexpr auto large = [](auto... a) { return PMPI_##IName##_c(a..., rq::t_pending->request); }; \
     return rq::run(false, request, MPI_INFO_NULL, [&] {                                                               \
@@ -93,7 +97,7 @@ namespace rq = optcoll::pmpi::requests;
                                                          OPTCOLL_PMPI_PARAMS_C_##shape) {                             \
     OPTCOLL_PMPI_INIT_CALLABLES(Name##_init)                                                                          \
     [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
-      return shapes::shape<Op::Name##_init_c, optcoll, native>(a...);                                                 \
+      return shapes::shape<Op::Name##_init_c, optcoll, original>(a...);                                               \
     };                                                                                                                \
     [[maybe_unused]] constexpr auto large = [](auto... a) {                                                           \
       return PMPI_##Name##_init_c(a..., rq::t_pending->info, rq::t_pending->request);                                 \

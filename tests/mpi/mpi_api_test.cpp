@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/collectives.hpp"
 #include "mpi/comm_state.hpp"
 #include "mpi/select.hpp"
 #include "mpi_test_util.hpp"
@@ -330,6 +331,42 @@ TEST(MpiApi, FreedCommunicatorReleasesItsCache) {
     }
   }
   EXPECT_EQ(mpi::live_comm_states(), before);
+}
+
+// A freed communicator's handle is often reused by the next one (Open MPI
+// and MPICH both recycle them): the new communicator, of another size,
+// must get a state of its own, not the freed one's (the last-lookup cache
+// in comm_cache.cpp). Oracle: the sizes and the broadcast values.
+TEST(MpiApi, ReusedHandleGetsItsOwnState) {
+  const int p = world_size();
+  const int r = world_rank();
+  int reused = 0;
+  MPI_Comm previous = MPI_COMM_NULL;
+  for (int round = 0; round < 6; ++round) {
+    // Alternately the whole world and its first half (the rest: a second
+    // half, or MPI_COMM_NULL at p = 1 .. 2 where it would be empty).
+    const int half = (p + 1) / 2;
+    const int color = round % 2 == 0 ? 0 : (r < half ? 0 : 1);
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, color, r, &comm);
+    if (comm == previous) ++reused;
+    const int expected_size = round % 2 == 0 ? p : (r < half ? half : p - half);
+    int v = 0;
+    int comm_rank = -1;
+    MPI_Comm_rank(comm, &comm_rank);
+    if (comm_rank == 0) v = 100 + round;
+    bcast(&v, 1, MPI_INT, 0, comm);
+    EXPECT_EQ(v, 100 + round) << "round " << round;
+    const mpi::Decision d = mpi::describe(comm, plan::Collective::bcast, 1, MPI_INT, MPI_OP_NULL, {});
+    EXPECT_FALSE(d.algorithm.empty());
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    EXPECT_EQ(size, expected_size);
+    EXPECT_EQ(mpi::check_call(comm, 1, MPI_INT, 0).size, expected_size) << "round " << round;
+    previous = comm;
+    MPI_Comm_free(&comm);
+  }
+  RecordProperty("handles_reused", reused);
 }
 
 TEST(MpiApi, UserTrafficIsNeverMatched) {
