@@ -6,9 +6,6 @@
 #include <mpi.h>
 
 #include <climits>
-#include <string_view>
-#include <tuple>
-#include <type_traits>
 #include <vector>
 
 #include "ops.hpp"
@@ -33,20 +30,8 @@
   (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, \
    MPI_Datatype recvtype, int root, MPI_Comm comm)
 #define OPTCOLL_PMPI_PARAMS_C_scatter OPTCOLL_PMPI_PARAMS_C_gather
-#define OPTCOLL_PMPI_PARAMS_C_allgatherv \
-  (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], \
-   const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 #define OPTCOLL_PMPI_PARAMS_C_reduce_scatter \
   (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-#define OPTCOLL_PMPI_PARAMS_C_gatherv \
-  (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], \
-   const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_PARAMS_C_scatterv \
-  (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, \
-   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_PARAMS_C_alltoallv \
-  (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, \
-   const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 // clang-format on
 
 namespace optcoll::pmpi::large {
@@ -65,31 +50,15 @@ inline int original() {
   return t_original.run(t_original.call);
 }
 
-// The int binding's arguments for one call: scalars narrowed, the v
-// collectives' MPI_Count and MPI_Aint arrays copied into ints. An array
-// has the communicator's size; one MPI reads at the root only (Gatherv's
-// receive side, Scatterv's send side) or not at all (Alltoallv's send side
-// with MPI_IN_PLACE) is neither read nor passed on.
-template <class T>
-inline constexpr bool kArrayElement = std::is_same_v<T, MPI_Count> || std::is_same_v<T, MPI_Aint>;
-
+// The int binding's arguments for one call: scalars narrowed, an
+// MPI_Count array (Reduce_scatter's recvcounts, the communicator's size of
+// entries) copied into ints.
 class Narrowed {
  public:
-  template <class... A>
-  explicit Narrowed(Op op, A... a) {
-    comm_ = shapes::comm_of(a...);
-    const std::string_view name = info(op).name;
-    rooted_ = name.starts_with("Gatherv") || name.starts_with("Igatherv") || name.starts_with("Scatterv") ||
-              name.starts_with("Iscatterv");
-    if (rooted_) root_ = std::get<sizeof...(A) - 2>(std::tuple<A...>(a...));
-    alltoallv_ = name.starts_with("Alltoallv") || name.starts_with("Ialltoallv");
-    in_place_ = std::get<0>(std::tuple<A...>(a...)) == MPI_IN_PLACE;
-  }
-
-  // Whether every argument fits the int binding (copying the arrays).
+  // Whether every argument fits the int binding (copying the array).
   template <class... A>
   bool fits(A... a) {
-    position_ = 0;
+    comm_ = shapes::comm_of(a...);
     return (fit(a) && ...);
   }
   template <class T>
@@ -97,70 +66,44 @@ class Narrowed {
     return x;
   }
   int narrow(MPI_Count c) const noexcept { return static_cast<int>(c); }
-  template <class T>
-  requires kArrayElement<T>
-  const int* narrow(const T* a) const noexcept { return copy_of(a); }
+  const int* narrow(const MPI_Count* a) const noexcept {
+    return a == nullptr || ints_.empty() ? nullptr : ints_.data();
+  }
 
  private:
   template <class T>
-  bool fit(const T&) noexcept {
-    ++position_;
+  static bool fit(const T&) noexcept {
     return true;
   }
-  bool fit(MPI_Count c) noexcept {
-    ++position_;
-    return c >= INT_MIN && c <= INT_MAX;
-  }
-  template <class T>
-  requires kArrayElement<T>
-  bool fit(const T* a) {
-    const int at = position_++;
-    if (a == nullptr || !significant(at)) return true;  // passed on as nullptr
-    if (size_ < 0 &&
-        (PMPI_Comm_size(comm_, &size_) != MPI_SUCCESS || (rooted_ && PMPI_Comm_rank(comm_, &rank_) != MPI_SUCCESS)))
-      return false;  // an invalid communicator: MPI's own binding reports it
-    if (rooted_ && rank_ != root_) return true;
-    Copy& c = copies_.emplace_back();
-    c.from = a;
-    c.ints.resize(static_cast<std::size_t>(size_));
-    for (int i = 0; i < size_; ++i) {
-      if (a[i] < INT_MIN || a[i] > INT_MAX) return false;
-      c.ints[static_cast<std::size_t>(i)] = static_cast<int>(a[i]);
+  static bool fit(MPI_Count c) noexcept { return c >= INT_MIN && c <= INT_MAX; }
+  bool fit(const MPI_Count* a) {
+    // An invalid communicator or an intercommunicator: nothing is copied,
+    // and the shape sends the call to MPI's own binding, which reports or
+    // runs it.
+    int inter = 0;
+    int size = 0;
+    if (a == nullptr || comm_ == MPI_COMM_NULL || PMPI_Comm_test_inter(comm_, &inter) != MPI_SUCCESS || inter != 0 ||
+        PMPI_Comm_size(comm_, &size) != MPI_SUCCESS)
+      return true;
+    ints_.resize(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) {
+      if (!fit(a[i])) return false;
+      ints_[static_cast<std::size_t>(i)] = static_cast<int>(a[i]);
     }
     return true;
   }
-  // Whether the array at argument position `at` is read at all: Alltoallv's
-  // send arrays (positions 1, 2) not with MPI_IN_PLACE.
-  bool significant(int at) const noexcept { return !(alltoallv_ && in_place_ && at < 3); }
-  const int* copy_of(const void* a) const noexcept {
-    for (const Copy& c : copies_)
-      if (c.from == a) return c.ints.data();
-    return nullptr;  // null, or not read here
-  }
 
-  struct Copy {
-    const void* from = nullptr;
-    std::vector<int> ints;
-  };
   MPI_Comm comm_ = MPI_COMM_NULL;
-  int size_ = -1;
-  int rank_ = -1;
-  int root_ = 0;
-  bool rooted_ = false;
-  bool alltoallv_ = false;
-  bool in_place_ = false;
-  int position_ = 0;
-  std::vector<Copy> copies_;
+  std::vector<int> ints_;
 };
 
 // Shape: the int binding's adapter (a callable of its arguments); Large:
 // MPI's _c binding, which is also what the shape's native path calls
-// (original()). A count or displacement beyond an int is counted as a
-// fallback (the shapes' byte counts are ints; optcoll's own C++ API takes
-// 64-bit counts).
+// (original()). A count beyond an int is counted as a fallback (the
+// shapes' byte counts are ints; optcoll's own C++ API takes 64-bit counts).
 template <Op kOp, auto Shape, auto Large, class... A>
 int call(A... a) {
-  Narrowed n(kOp, a...);
+  Narrowed n;
   if (n.fits(a...)) {
     const auto call_large = [&] { return Large(a...); };
     struct Scope {
@@ -170,7 +113,7 @@ int call(A... a) {
     t_original = {[](const void* f) { return (*static_cast<const decltype(call_large)*>(f))(); }, &call_large};
     return Shape(n.narrow(a)...);
   }
-  if (active()) fallback(kOp, shapes::comm_of(a...), "a count or displacement beyond INT_MAX");
+  if (active()) fallback(kOp, shapes::comm_of(a...), "a count beyond INT_MAX");
   return Large(a...);
 }
 

@@ -67,54 +67,25 @@ static int form_complete(int rc) {
 #endif
 
 #ifdef PLAIN_LARGE_COUNT
-/* The collectives with count arrays in their large-count forms: the int
- * arrays widened to MPI_Count counts and MPI_Aint displacements (a comm's
- * size of entries; NULL stays NULL), in static storage that outlives the
- * call's completion (form_complete) and is reused by the next call. */
-static void* form_widen(int slot, const int* a, MPI_Comm comm, int aint) {
-  static void* store[4];
-  static size_t room[4];
-  int p = 0;
-  if (a == NULL || comm == MPI_COMM_NULL || MPI_Comm_size(comm, &p) != MPI_SUCCESS) return NULL;
-  const size_t bytes = (size_t)p * (aint ? sizeof(MPI_Aint) : sizeof(MPI_Count)) + 1;
-  if (room[slot] < bytes) {
-    free(store[slot]);
-    store[slot] = malloc(bytes);
-    room[slot] = bytes;
-  }
-  for (int i = 0; i < p; ++i) {
-    if (aint)
-      ((MPI_Aint*)store[slot])[i] = a[i];
-    else
-      ((MPI_Count*)store[slot])[i] = a[i];
-  }
-  return store[slot];
-}
-#define FORM_COUNTS(slot, a, comm) ((const MPI_Count*)form_widen(slot, a, comm, 0))
-#define FORM_DISPLS(slot, a, comm) ((const MPI_Aint*)form_widen(slot, a, comm, 1))
-static int form_allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* d,
-                           MPI_Datatype rt, MPI_Comm comm) {
-  return FORM_CALL(Allgatherv, allgatherv, sb, sc, st, rb, FORM_COUNTS(0, rc, comm), FORM_DISPLS(1, d, comm), rt, comm);
-}
+/* MPI_Reduce_scatter in its large-count forms: the int recvcounts widened
+ * to MPI_Count (a comm's size of entries; NULL stays NULL), in static
+ * storage that outlives the call's completion (form_complete). */
 static int form_reduce_scatter(const void* sb, void* rb, const int* rc, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return FORM_CALL(Reduce_scatter, reduce_scatter, sb, rb, FORM_COUNTS(0, rc, comm), t, op, comm);
+  static MPI_Count* wide = NULL;
+  static int room = 0;
+  int p = 0;
+  const MPI_Count* counts = NULL;
+  if (rc != NULL && comm != MPI_COMM_NULL && MPI_Comm_size(comm, &p) == MPI_SUCCESS) {
+    if (room < p) {
+      free(wide);
+      wide = malloc(sizeof(MPI_Count) * (size_t)p);
+      room = p;
+    }
+    for (int i = 0; i < p; ++i) wide[i] = rc[i];
+    counts = wide;
+  }
+  return FORM_CALL(Reduce_scatter, reduce_scatter, sb, rb, counts, t, op, comm);
 }
-static int form_gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int* rc, const int* d, MPI_Datatype rt,
-                        int root, MPI_Comm comm) {
-  return FORM_CALL(Gatherv, gatherv, sb, sc, st, rb, FORM_COUNTS(0, rc, comm), FORM_DISPLS(1, d, comm), rt, root, comm);
-}
-static int form_scatterv(const void* sb, const int* sc, const int* d, MPI_Datatype st, void* rb, int rc,
-                         MPI_Datatype rt, int root, MPI_Comm comm) {
-  return FORM_CALL(Scatterv, scatterv, sb, FORM_COUNTS(0, sc, comm), FORM_DISPLS(1, d, comm), st, rb, rc, rt, root,
-                   comm);
-}
-static int form_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb, const int* rc,
-                          const int* rd, MPI_Datatype rt, MPI_Comm comm) {
-  return FORM_CALL(Alltoallv, alltoallv, sb, FORM_COUNTS(0, sc, comm), FORM_DISPLS(1, sd, comm), st, rb,
-                   FORM_COUNTS(2, rc, comm), FORM_DISPLS(3, rd, comm), rt, comm);
-}
-#undef FORM_CALL_V
-#define FORM_CALL_V(Blocking, nonblocking, ...) form_##nonblocking(__VA_ARGS__)
 #endif
 
 #define MPI_Bcast(...) FORM_CALL(Bcast, bcast, __VA_ARGS__)
@@ -122,7 +93,11 @@ static int form_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Data
 #define MPI_Allgather(...) FORM_CALL(Allgather, allgather, __VA_ARGS__)
 #define MPI_Allgatherv(...) FORM_CALL_V(Allgatherv, allgatherv, __VA_ARGS__)
 #define MPI_Reduce_scatter_block(...) FORM_CALL(Reduce_scatter_block, reduce_scatter_block, __VA_ARGS__)
+#ifdef PLAIN_LARGE_COUNT
+#define MPI_Reduce_scatter(...) form_reduce_scatter(__VA_ARGS__)
+#else
 #define MPI_Reduce_scatter(...) FORM_CALL_V(Reduce_scatter, reduce_scatter, __VA_ARGS__)
+#endif
 #define MPI_Allreduce(...) FORM_CALL(Allreduce, allreduce, __VA_ARGS__)
 #define MPI_Gather(...) FORM_CALL(Gather, gather, __VA_ARGS__)
 #define MPI_Gatherv(...) FORM_CALL_V(Gatherv, gatherv, __VA_ARGS__)
@@ -134,11 +109,18 @@ static int form_alltoallv(const void* sb, const int* sc, const int* sd, MPI_Data
 #define MPI_Exscan(...) FORM_CALL(Exscan, exscan, __VA_ARGS__)
 
 /* "MPI_Bcast" as this form's name: "MPI_Ibcast" or "MPI_Bcast_init", with
- * PLAIN_LARGE_COUNT "MPI_Bcast_c", "MPI_Ibcast_c" or "MPI_Bcast_init_c". */
+ * PLAIN_LARGE_COUNT "MPI_Bcast_c", "MPI_Ibcast_c" or "MPI_Bcast_init_c"
+ * (the collectives with local count or displacement arrays keep the int
+ * bindings: the drop-in leaves their _c forms to MPI). */
 static const char* op_label(const char* blocking) {
+  static const char* const local_arrays[] = {"MPI_Allgatherv", "MPI_Gatherv", "MPI_Scatterv", "MPI_Alltoallv"};
   int large = 0;
 #ifdef PLAIN_LARGE_COUNT
   large = 1;
+  for (size_t i = 0; i < sizeof local_arrays / sizeof *local_arrays; ++i)
+    if (strcmp(blocking, local_arrays[i]) == 0) large = 0;
+#else
+  (void)local_arrays;
 #endif
   static char out[64];
   if (PLAIN_REQUEST_FORM == 1)
