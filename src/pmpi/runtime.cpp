@@ -288,15 +288,16 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups) {
   const plan::Collective c = info(op).collective;
   const Mode mode = g_config.mode(c);
   Path path = Path::native;
-  std::string why;
+  std::string why;  // built only for the trace (verbose 2): about 180 instructions per call
+  const bool tracing = g_config.settings.verbose >= 2;
   const plan::Shape shape = select::shape_of(call);
   if (mode == Mode::native) {
-    why = mpi::env_name(c) + "=native";
+    if (tracing) why = mpi::env_name(c) + "=native";
   } else if (shape.m == 0 || call.p == 1) {
     why = "nothing to move";
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;
-    why = mpi::env_name(c);
+    if (tracing) why = mpi::env_name(c);
   } else {
     path = automatic(comm, call, groups, why);
   }
@@ -313,13 +314,14 @@ Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
     // Forced or native: as route() with an unknown payload.
     const Path path = mode == Mode::optcoll && p > 1 ? Path::optcoll : Path::native;
     count(op, path);
-    trace(op, comm, p, -1, path, mode == Mode::optcoll ? mpi::env_name(c) : std::string("nothing to move"));
+    if (g_config.settings.verbose >= 2)
+      trace(op, comm, p, -1, path, mode == Mode::optcoll ? mpi::env_name(c) : std::string("nothing to move"));
     return path;
   }
   Agreed& a = agreed(comm);
   const auto i = static_cast<std::size_t>(op);
   const std::int64_t n = ++a.calls[i];
-  std::string why = "auto: agreed at an earlier call";
+  std::string why;           // empty: "auto: agreed at an earlier call" (built only for the trace)
   if ((n & (n - 1)) == 0) {  // the 1st, 2nd, 4th, ... call: agree
     // {largest, -smallest, total, bad}: max, max, sum, max (agree_op()).
     std::int64_t v[4] = {own, -own, own, bad != nullptr ? 1 : 0};
@@ -337,7 +339,8 @@ Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
   Path path = a.path[i];
   if (bad != nullptr && path == Path::optcoll) path = Path::fallback;  // an erroneous call: PMPI_* reports it
   count(op, path);
-  trace(op, comm, p, a.total[i], path, why);
+  if (g_config.settings.verbose >= 2)
+    trace(op, comm, p, a.total[i], path, why.empty() ? std::string("auto: agreed at an earlier call") : why);
   return path;
 }
 
