@@ -10,7 +10,6 @@
 // operator on a derived datatype is rejected as both MPIs reject it.
 // MPI_REPLACE and MPI_NO_OP are for one-sided accumulates only. User
 // operators accept every datatype (they interpret it themselves).
-#include <array>
 #include <initializer_list>
 
 #include "collectives.hpp"
@@ -105,8 +104,12 @@ bool integer_pair(MPI_Datatype t) {
   return in(t, {MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_2INTEGER});
 }
 
-bool exact_pair(Groups g, MPI_Datatype t) {
-  switch (g) {
+}  // namespace
+
+bool exact_op(MPI_Op op, const CallInfo& c) {
+  if (!c.named_type) return false;
+  const MPI_Datatype t = c.type.type;
+  switch (groups_of(op)) {
     case Groups::max_min:
     case Groups::sum_prod:
       return c_integer(t) || fortran_integer(t);
@@ -119,34 +122,6 @@ bool exact_pair(Groups g, MPI_Datatype t) {
       break;
   }
   return false;
-}
-
-// What a predefined operator does on a predefined datatype: constant for
-// the process, so the last few pairs are cached per thread (the group
-// scans cost about 130 instructions per call). Predefined handles are never
-// freed, so a cached pair never names another operator or datatype.
-struct Facts {
-  MPI_Op op = MPI_OP_NULL;
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  bool applies = false;
-  bool exact = false;
-};
-const Facts& predefined_facts(Groups g, MPI_Op op, MPI_Datatype t) {
-  thread_local std::array<Facts, 8> cache{};
-  thread_local std::size_t next = 0;
-  for (const Facts& f : cache)
-    if (f.op == op && f.type == t) return f;
-  Facts& f = cache[next++ % cache.size()];
-  f = {op, t, applies(g, t), exact_pair(g, t)};
-  return f;
-}
-
-}  // namespace
-
-bool exact_op(MPI_Op op, const CallInfo& c) {
-  const Groups g = groups_of(op);
-  if (!c.named_type || g == Groups::none) return false;
-  return predefined_facts(g, op, c.type.type).exact;
 }
 
 bool exact_reduction(MPI_Op op, MPI_Datatype type) {
@@ -167,8 +142,7 @@ void check_op(MPI_Op op, const CallInfo& c) {
   if (g == Groups::none) return;  // a user operator
   if (!c.named_type)
     throw MpiError(MPI_ERR_OP, "optcoll: a predefined operator needs a predefined datatype (use a user operator)");
-  if (!predefined_facts(g, op, c.type.type).applies)
-    throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
+  if (!applies(g, c.type.type)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
 }
 
 select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op) {

@@ -77,16 +77,13 @@ class Narrowed {
   }
   static bool fit(MPI_Count c) noexcept { return c >= INT_MIN && c <= INT_MAX; }
   bool fit(const MPI_Count* a) {
-    // An invalid communicator or an intercommunicator: nothing is copied,
-    // and the shape sends the call to MPI's own binding, which reports or
-    // runs it.
-    int inter = 0;
-    int size = 0;
-    if (a == nullptr || comm_ == MPI_COMM_NULL || PMPI_Comm_test_inter(comm_, &inter) != MPI_SUCCESS || inter != 0 ||
-        PMPI_Comm_size(comm_, &size) != MPI_SUCCESS)
-      return true;
-    ints_.resize(static_cast<std::size_t>(size));
-    for (int i = 0; i < size; ++i) {
+    // What the shape's own Gate will see: a call it does not route, an
+    // invalid communicator or an intercommunicator goes to MPI's own
+    // binding (original()), so nothing is copied.
+    const shapes::Gate g(comm_);
+    if (a == nullptr || !g.active || g.bad != nullptr) return true;
+    ints_.resize(static_cast<std::size_t>(g.size));
+    for (int i = 0; i < g.size; ++i) {
       if (!fit(a[i])) return false;
       ints_[static_cast<std::size_t>(i)] = static_cast<int>(a[i]);
     }
