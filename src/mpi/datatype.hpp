@@ -34,6 +34,8 @@ struct TypeInfo {
   std::int64_t true_extent = 0;  // bytes from the first to one past the last data byte
   bool contiguous = false;
 
+  bool operator==(const TypeInfo&) const = default;
+
   // Queries type (which must be a valid, committed datatype). Throws MpiError.
   static TypeInfo of(MPI_Datatype type);
 

@@ -53,15 +53,13 @@ void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
   }
 }
 
-void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch) {
+void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch, const void* owner) {
   cfg_ = cfg;
+  owner_ = owner;
   base_ = static_cast<std::byte*>(base);
   scratch_ = &scratch;
   packed_chunk_bytes_ = -1;
   parts_.clear();
-  in_.form = Form::none;
-  requests_.clear();
-  deferred_.clear();
   run_ = nullptr;
 }
 
@@ -84,6 +82,11 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {
   groups_ = nullptr;
   if (compiled.extent > data_extent_)
     groups_ = offset(scratch_->groups.get(cfg_.type.span_bytes(compiled.extent - data_extent_)), -cfg_.type.true_lb);
+  // The state of a run (a failed one may have left requests behind), so
+  // that a bound executor can start again without bind().
+  requests_.clear();
+  deferred_.clear();
+  in_.form = Form::none;
   next_round_ = 0;
   next_ = 0;
   round_open_ = false;
@@ -136,7 +139,7 @@ void MpiExecutor::close_round() {
 }
 
 void MpiExecutor::end_run() {
-  complete_deferred({}, true);
+  if (!deferred_.empty()) complete_deferred({}, true);
   for (; next_ < run_->entries.size(); ++next_) apply(run_->entries[next_]);
   run_ = nullptr;
 }

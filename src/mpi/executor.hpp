@@ -99,8 +99,12 @@ class MpiExecutor final {
 
   // Prepares a call: base is element 0 of the caller's buffer (the compiled
   // plan's data_extent elements of cfg.type). Keeps its own buffers'
-  // capacity across calls.
-  void bind(const ExecConfig& cfg, void* base, Scratch& scratch);
+  // capacity across calls. A bound executor runs any number of times:
+  // start() again once a run has ended or failed.
+  // owner: who bound it (bound_by() says whether it still is; a
+  // PreparedPlan that finds itself there need not bind again).
+  void bind(const ExecConfig& cfg, void* base, Scratch& scratch, const void* owner = nullptr);
+  bool bound_by(const void* owner) const noexcept { return owner_ == owner; }
 
   // After bind(): the caller's part of the working buffer lies in several
   // memory areas (the personalized exchanges: receive buffer, send buffer,
@@ -193,6 +197,7 @@ class MpiExecutor final {
   void complete_deferred(std::span<const plan::Segment> segs, bool all);
 
   ExecConfig cfg_;
+  const void* owner_ = nullptr;
   std::byte* base_ = nullptr;
   std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer
   std::vector<Part> parts_;      // set_parts(); empty: all at base_

@@ -53,11 +53,18 @@ class PreparedPlan {
     std::span<const MpiExecutor::Part> parts{};
   };
   void bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch);
+  // Whether this plan is bound and compiled for exactly this call on ex
+  // already (the same blocking call again, and ex ran nothing else since):
+  // then it runs without bind(). The rest of the executor settings are the
+  // communicator's (exec_config), fixed for its plans' lifetime.
+  bool bound_for(const TypeInfo& t, MPI_Op op, const Buffers& b, const MpiExecutor& ex) const noexcept;
 
   // One run of the bound call: start() posts round 0 and returns (it never
   // waits for other ranks: a request's start), progress() advances it
   // without blocking (true when done), complete() finishes it (at once
-  // after progress() said done). run() = start() + complete().
+  // after progress() said done). run() = start() + complete(). A bound plan
+  // runs any number of times, on an executor that nothing else binds in
+  // between (a request's own); only its first start binds the executor.
   void start();
   bool progress();
   void complete();
@@ -81,6 +88,7 @@ class PreparedPlan {
   std::unique_ptr<plan::RankPlan> plan_;
   plan::Compiled compiled_;
   bool compiled_ok_ = false;  // compiled_ is complete (a failed compile leaves it not)
+  bool ready_ = false;        // ex_ is bound to this call and compiled_ fits it (set by start(), cleared by bind())
   int compilations_ = 0;
   std::vector<std::int64_t> boundaries_;  // of parts_
   ExecConfig cfg_;

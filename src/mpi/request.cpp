@@ -1,7 +1,6 @@
 // Persistent and nonblocking requests (see request.hpp).
 #include "mpi/request.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <utility>
 #include <vector>
@@ -40,17 +39,23 @@ std::vector<Persistent*> g_running;
 std::atomic<std::size_t> g_running_count{0};
 thread_local bool t_progressing = false;
 
+// Invariant (under the list's lock): r->slot is r's index in g_running,
+// or kNoSlot when r is not in it.
 void enlist(Persistent* r) {
   const SpinLock lock(g_running_lock);
+  r->slot = g_running.size();
   g_running.push_back(r);
   g_running_count.fetch_add(1, std::memory_order_release);
 }
 
 void delist(Persistent* r) {
   const SpinLock lock(g_running_lock);
-  const auto it = std::find(g_running.begin(), g_running.end(), r);
-  if (it == g_running.end()) return;  // progress_requests() took it off
-  g_running.erase(it);
+  if (r->slot == Persistent::kNoSlot) return;  // progress_requests() took it off
+  Persistent* last = g_running.back();
+  g_running[r->slot] = last;  // the order of the list does not matter
+  last->slot = r->slot;
+  g_running.pop_back();
+  r->slot = Persistent::kNoSlot;
   g_running_count.fetch_sub(1, std::memory_order_release);
 }
 
@@ -65,7 +70,7 @@ Persistent::~Persistent() {
 
 void Persistent::start() {
   const SpinLock lock(busy);
-  failed = nullptr;
+  if (failed) failed = nullptr;
   if (before) before();
   if (tree != nullptr)
     tree->start(ex, scratch, work);
@@ -155,7 +160,12 @@ void progress_requests() noexcept {
       }
       r->busy.store(false, std::memory_order_release);
     }
-    if (!finished) g_running[keep++] = r;
+    if (finished) {
+      r->slot = detail::Persistent::kNoSlot;
+    } else {
+      r->slot = keep;
+      g_running[keep++] = r;
+    }
   }
   detail::g_running_count.fetch_sub(g_running.size() - keep, std::memory_order_release);
   g_running.resize(keep);

@@ -44,6 +44,8 @@ struct Persistent {
   int stages = 0;
   bool active = false;   // started, not yet completed by test or wait
   bool running = false;  // the run has not finished (then it is in the running list, below)
+  static constexpr std::size_t kNoSlot = ~std::size_t{0};
+  std::size_t slot = kNoSlot;  // its index in the running list (request.cpp), under the list's lock
 
   Persistent() = default;
   Persistent(const Persistent&) = delete;

@@ -17,7 +17,9 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
     cached.reset();
     cached = std::make_unique<PreparedPlan>(s, choice, spec, layout);
   }
-  cached->bind(exec_config(s, t, op), {base, init, complete, parts}, s.executor, s.scratch);
+  const PreparedPlan::Buffers buffers{base, init, complete, parts};
+  if (!cached->bound_for(t, op, buffers, s.executor))
+    cached->bind(exec_config(s, t, op), buffers, s.executor, s.scratch);
   cached->run();
   s.scratch.trim(kKeepCallBuffers);
 }

@@ -369,6 +369,53 @@ TEST(MpiApi, ReusedHandleGetsItsOwnState) {
   RecordProperty("handles_reused", reused);
 }
 
+// A blocking call repeated with the same arguments runs its compiled plan
+// without binding it again; a repeat that differs only in its buffer, its
+// datatype or its operator, or that follows another call on the same
+// executor, must still see the change (oracle: the formulas below).
+TEST(MpiApi, RepeatedCallsSeeEveryChangedArgument) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  const int root = p - 1;
+  constexpr int n = 5;
+  int a[n]{}, b[n]{}, sum[n]{};
+  float f[n]{}, fsum[n]{};
+  for (int round = 0; round < 3; ++round) {
+    for (int k = 0; k < n; ++k) {
+      a[k] = r == root ? 1000 * round + k : -1;
+      b[k] = r == root ? 2000 * round + k : -1;
+    }
+    bcast(a, n, MPI_INT, root, comm);
+    bcast(b, n, MPI_INT, root, comm);  // another buffer
+    for (int k = 0; k < n; ++k) {
+      ASSERT_EQ(a[k], 1000 * round + k) << "round " << round << " element " << k;
+      ASSERT_EQ(b[k], 2000 * round + k) << "round " << round << " element " << k;
+    }
+    for (int k = 0; k < n; ++k) {
+      a[k] = r == 0 ? -(k + 1) : r + k;
+      f[k] = static_cast<float>(r + 1 + k);
+    }
+    // The same buffers, another operator, then another datatype of the
+    // same plan (MPI_UNSIGNED orders the negative contribution first).
+    allreduce(a, sum, n, MPI_INT, MPI_SUM, comm);
+    for (int k = 0; k < n; ++k)
+      ASSERT_EQ(sum[k], -(k + 1) + (p - 1) * p / 2 + (p - 1) * k) << "round " << round << " element " << k;
+    allreduce(a, sum, n, MPI_INT, MPI_MAX, comm);
+    for (int k = 0; k < n; ++k)
+      ASSERT_EQ(sum[k], p > 1 ? p - 1 + k : -(k + 1)) << "round " << round << " element " << k;
+    allreduce(a, sum, n, MPI_UNSIGNED, MPI_MAX, comm);
+    for (int k = 0; k < n; ++k) ASSERT_EQ(sum[k], -(k + 1)) << "round " << round << " element " << k;
+    allreduce(f, fsum, n, MPI_FLOAT, MPI_SUM, comm);
+    for (int k = 0; k < n; ++k)
+      ASSERT_EQ(fsum[k], static_cast<float>(p * (p + 1) / 2 + p * k)) << "round " << round << " element " << k;
+    // The last Bcast again, after other plans ran on the executor.
+    for (int k = 0; k < n; ++k) b[k] = r == root ? 3000 * round + k : -1;
+    bcast(b, n, MPI_INT, root, comm);
+    for (int k = 0; k < n; ++k) ASSERT_EQ(b[k], 3000 * round + k) << "round " << round << " element " << k;
+  }
+}
+
 TEST(MpiApi, UserTrafficIsNeverMatched) {
   TestComm comm;
   const int p = world_size();
