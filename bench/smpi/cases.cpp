@@ -277,6 +277,7 @@ std::unique_ptr<Case> make_case(const std::string& op, const std::string& dist, 
     }
     k.describe_count = *std::max_element(k.rcounts.begin(), k.rcounts.end());
     k.describe_smallest = *std::min_element(k.rcounts.begin(), k.rcounts.end());
+    k.describe_total = sum(k.rcounts);
   } else if (op == "alltoall" || op == "alltoallv") {
     k.scounts.assign(at(g_size), g);
     k.rcounts.assign(at(g_size), g);

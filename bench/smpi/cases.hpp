@@ -65,6 +65,7 @@ struct Case {
   plan::Collective coll = plan::Collective::bcast;
   std::int64_t describe_count = 0;
   std::int64_t describe_smallest = -1;
+  std::int64_t describe_total = -1;  // every group together (v-variants)
 
   // Inputs get the deterministic pattern, results the sentinel.
   void prepare() const;

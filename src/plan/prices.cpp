@@ -63,6 +63,25 @@ Price all_broadcast(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
   return {model::all_broadcast_time(s.q, s.largest, s.smallest, s.m - s.smallest, n, ab), n - 1 + s.q, n};
 }
 
+Price all_broadcast_doubling(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  int f = 0;
+  while ((rank_t{2} << f) <= s.p) ++f;
+  const rank_t l = s.p - (rank_t{1} << f);
+  // A round's largest message (allgather_doubling.cpp): the fold moves one
+  // group, doubling round k the groups of 2^k virtual ranks, min(2^k, l) of
+  // them two groups each, and the unfold all groups but one; never more
+  // than all but the smallest group. Exact for equal groups.
+  const std::int64_t all_but_one = s.m - s.smallest;
+  std::int64_t bytes = l > 0 ? s.largest + all_but_one : 0;
+  for (int k = 0; k < f; ++k) {
+    const std::int64_t groups = (std::int64_t{1} << k) + std::min<std::int64_t>(std::int64_t{1} << k, l);
+    bytes += s.largest > all_but_one / groups ? all_but_one : groups * s.largest;
+  }
+  const std::int64_t rounds = f + (l > 0 ? 2 : 0);
+  return {static_cast<double>(rounds) * ab.alpha + ab.beta * static_cast<double>(bytes), rounds, 1};
+}
+
 Price reduce_scatter_ordered(const Shape& s, std::int64_t, const AlphaBeta& ab) {
   if (s.p <= 1) return {};
   // q rounds of the whole vector into rank 0, then a binomial scatter whose

@@ -21,6 +21,9 @@ Price scatter_allgather(const Shape& s, std::int64_t blocks, const AlphaBeta& ab
 Price binomial_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // p circulant broadcasts at once (allgather, reduce-scatter), n-1+q rounds.
 Price all_broadcast(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// The same by recursive doubling / halving in rank order (one block per
+// group): floor(log2 p) rounds, two more unless p is a power of two.
+Price all_broadcast_doubling(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Reduce-scatter of the whole vector to rank 0 and binomial scatter.
 Price reduce_scatter_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Allreduce: reduce-scatter + allgather (2 all_broadcast); q rounds of the

@@ -84,6 +84,23 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_reduce_binary_tree,
      .price = &prices::binary_tree,
      .summary = "pipelined binary tree reversed, about 2(n+log2 p) rounds"},
+    // Before the circulant plans: at a tie (p a power of two, equal groups:
+    // the same q rounds and volume at one block per group) recursive
+    // doubling's partners, rank xor 2^k, stay on one node or leaf switch in
+    // the first rounds (allgather_doubling.cpp; under SMPI, fat tree,
+    // p = 256, 8 B: 26.9 us against the circulant plan's 35.7 us).
+    {.op = C::allgather,
+     .name = "doubling",
+     .make = &make_allgather_doubling,
+     .price = &prices::all_broadcast_doubling,
+     .summary = "recursive doubling in rank order, one block per group, q rounds (q+1 unless p is a power of two)"},
+    {.op = C::reduce_scatter,
+     .name = "halving",
+     .needs_commutative = true,
+     .make = &make_reduce_scatter_halving,
+     .price = &prices::all_broadcast_doubling,
+     .summary = "recursive halving in rank order, the doubling allgather reversed, one block per group, "
+                "q rounds (q+1 unless p is a power of two)"},
     {.op = C::allgather,
      .name = "circulant",
      .blocking = B::n,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string>
 
 #include "optcoll/error.hpp"
@@ -136,6 +137,27 @@ double logp_tree_time(const Call& c, const AlgorithmInfo& current, std::int64_t 
   return t_tree < best * (1 - 1e-9) ? t_tree : -1;  // strictly, not by rounding
 }
 
+// With its block count fixed, a price is linear in alpha and beta: rounds
+// times alpha plus beta times the bytes on the critical path. A candidate
+// whose two are at most every other's is the cheapest on any machine, so
+// the machine need not be asked for alpha and beta (a calibration, in the
+// MPI layer): the first such in registry order, or nullptr.
+const AlgorithmInfo* dominant(std::span<const AlgorithmInfo* const> cand, std::span<const std::int64_t> blocks,
+                              const plan::Shape& s) {
+  constexpr model::AlphaBeta kRounds{1, 0};
+  constexpr model::AlphaBeta kBytes{0, 1};
+  for (std::size_t i = 0; i < cand.size(); ++i) {
+    const double rounds = cand[i]->price(s, blocks[i], kRounds).time;
+    const double bytes = cand[i]->price(s, blocks[i], kBytes).time;
+    bool best = true;
+    for (std::size_t j = 0; j < cand.size() && best; ++j)
+      best = j == i || (rounds <= cand[j]->price(s, blocks[j], kRounds).time &&
+                        bytes <= cand[j]->price(s, blocks[j], kBytes).time);
+    if (best) return cand[i];
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 plan::Shape shape_of(const Call& c) {
@@ -222,12 +244,18 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
     d.algorithm = cand[0];
     if (d.reason.empty()) d.reason = n == 1 ? "the only candidate" : "the cheapest in the alpha-beta model";
     if (n > 1) {
-      double best = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double t = cand[i]->price(s, blocks_for(*cand[i], c, s, o, model, false), model.ab()).time;
-        if (i == 0 || t < best) {
-          best = t;
-          d.algorithm = cand[i];
+      std::array<std::int64_t, cand.size()> blocks{};
+      for (std::size_t i = 0; i < n; ++i) blocks[i] = blocks_for(*cand[i], c, s, o, model, false);
+      if (const AlgorithmInfo* a = dominant({cand.data(), n}, {blocks.data(), n}, s)) {
+        d.algorithm = a;
+      } else {
+        double best = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          const double t = cand[i]->price(s, blocks[i], model.ab()).time;
+          if (i == 0 || t < best) {
+            best = t;
+            d.algorithm = cand[i];
+          }
         }
       }
     }

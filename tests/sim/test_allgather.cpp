@@ -91,9 +91,11 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
   const std::int64_t phase = idle ? 0 : n - 1 + q;
   if (make == &plan::make_allreduce_dissemination || make == &plan::make_allreduce_bruck) {
     EXPECT_EQ(r.rounds, idle ? 0 : q) << at;
-  } else if (make == &plan::make_allreduce_doubling) {  // q+1 unless p is a power of two
-    EXPECT_EQ(r.rounds, idle ? 0 : q + ((p & (p - 1)) != 0 ? 1 : 0)) << at;
-    return;
+  } else if (make == &plan::make_allreduce_doubling || make == &plan::make_allgather_doubling ||
+             make == &plan::make_reduce_scatter_halving) {  // q+1 unless p is a power of two
+    const bool pow2 = (p & (p - 1)) == 0;
+    EXPECT_EQ(r.rounds, idle ? 0 : q + (pow2 ? 0 : 1)) << at;
+    if (!pow2 || make == &plan::make_allreduce_doubling) return;  // the fold moves groups twice
   } else if (make == &plan::make_allreduce_ordered || make == &plan::make_reduce_scatter_ordered) {
     EXPECT_EQ(r.rounds, idle ? 0 : 2 * q) << at;
     return;
@@ -121,6 +123,8 @@ const std::vector<Case> kCases{
     {Collective::reduce_scatter, &plan::make_reduce_scatter_ordered},
     {Collective::allreduce, &plan::make_allreduce_ordered},
     {Collective::allreduce, &plan::make_allreduce_doubling},
+    {Collective::allgather, &plan::make_allgather_doubling},
+    {Collective::reduce_scatter, &plan::make_reduce_scatter_halving},
 };
 
 // The p range of the long profiles: 1..short_top, or 1..1024 with

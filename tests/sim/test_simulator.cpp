@@ -248,7 +248,10 @@ TEST(Simulator, EveryRegistryAlgorithm) {
           } else if (alg.blocking == plan::Blocking::one && !alg.baseline) {
             const int extra = alg.name == "binomial_ordered" && root != 0 ? 1 : 0;
             const bool pow2 = (p & (p - 1)) == 0;
-            if (alg.op == Collective::allreduce && alg.name == "doubling")  // fold and unfold rounds
+            const bool folds =
+                alg.name == "halving" ||
+                (alg.name == "doubling" && (alg.op == Collective::allreduce || alg.op == Collective::allgather));
+            if (folds)  // fold and unfold rounds
               EXPECT_EQ(r.rounds, p == 1 ? 0 : q + (pow2 ? 0 : 1)) << where;
             else
               EXPECT_EQ(r.rounds, p == 1 ? 0 : (alg.name == "ordered" ? 2 * q : q + extra)) << where;

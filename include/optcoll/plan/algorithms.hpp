@@ -204,7 +204,9 @@ std::unique_ptr<RankPlan> make_reduce_chain(const PlanContext& ctx, rank_t rank)
 std::unique_ptr<RankPlan> make_reduce_binary_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_binomial_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allgather_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allgather_doubling(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_circulant(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_scatter_halving(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
