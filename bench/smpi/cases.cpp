@@ -11,6 +11,7 @@
 
 #include "mpi_timing.hpp"
 #include "optcoll/model/distributions.hpp"
+#include "optcoll/plan/algorithms.hpp"
 
 namespace optcoll::bench::smpi {
 namespace {
@@ -278,6 +279,9 @@ std::unique_ptr<Case> make_case(const std::string& op, const std::string& dist, 
     k.describe_count = *std::max_element(k.rcounts.begin(), k.rcounts.end());
     k.describe_smallest = *std::min_element(k.rcounts.begin(), k.rcounts.end());
     k.describe_total = sum(k.rcounts);
+    std::vector<plan::Segment> groups;
+    for (const int count : k.rcounts) groups.push_back({0, count});
+    k.describe_doubling = plan::doubling_elements(groups);
   } else if (op == "alltoall" || op == "alltoallv") {
     k.scounts.assign(at(g_size), g);
     k.rcounts.assign(at(g_size), g);

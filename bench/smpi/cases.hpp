@@ -65,7 +65,8 @@ struct Case {
   plan::Collective coll = plan::Collective::bcast;
   std::int64_t describe_count = 0;
   std::int64_t describe_smallest = -1;
-  std::int64_t describe_total = -1;  // every group together (v-variants)
+  std::int64_t describe_total = -1;     // every group together (v-variants)
+  std::int64_t describe_doubling = -1;  // plan::doubling_elements of the groups
 
   // Inputs get the deterministic pattern, results the sentinel.
   void prepare() const;

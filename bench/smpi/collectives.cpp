@@ -218,8 +218,9 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
         "optcoll", [&] { k->ours({}); }, cfg.inject_fault,
         [&](Row& r) {
           if (!k->describable) return;
-          const optcoll::mpi::Decision d = optcoll::mpi::describe(MPI_COMM_WORLD, k->coll, k->describe_count, MPI_INT,
-                                                                  MPI_SUM, {}, k->describe_smallest, k->describe_total);
+          const optcoll::mpi::Decision d =
+              optcoll::mpi::describe(MPI_COMM_WORLD, k->coll, k->describe_count, MPI_INT, MPI_SUM, {},
+                                     k->describe_smallest, k->describe_total, k->describe_doubling);
           r.alg = d.algorithm;
           r.blocks = d.blocks;
           static bool reported = false;  // the model optcoll chose by, once

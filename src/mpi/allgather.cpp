@@ -42,7 +42,8 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
                                 .elem_size = c.type.size,
                                 .count = largest,
                                 .smallest = smallest,
-                                .total = bytes / c.type.size},
+                                .total = bytes / c.type.size,
+                                .doubling = smallest < largest ? plan::doubling_elements(groups) : -1},
                                options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allgather;

@@ -44,6 +44,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   call.smallest = largest;
   for (const plan::Segment& g : groups) call.smallest = std::min(call.smallest, g.count);
   call.total = total;
+  if (call.smallest < largest) call.doubling = plan::doubling_elements(groups);
   const Choice choice = choose(s, call, options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce_scatter;

@@ -25,7 +25,7 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
 }
 
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
-                  const Options& options, std::int64_t smallest, std::int64_t total) {
+                  const Options& options, std::int64_t smallest, std::int64_t total, std::int64_t doubling) {
   const CallInfo c = check_call(comm, count, type, 0);
   CommState& s = c.comm_state(comm);
   select::Call call{.op = op, .p = c.size, .elem_size = c.type.size, .count = count};
@@ -35,6 +35,7 @@ Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Da
   }
   call.smallest = smallest;  // Allgather / Reduce_scatter: count is the largest group
   call.total = total;
+  call.doubling = doubling;
   const Choice ch = choose(s, call, options);
   if (ch.algorithm->needs_logp) logp_model(s);  // what the plan would use
   Decision d;

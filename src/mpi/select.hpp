@@ -76,8 +76,10 @@ struct Decision {
 };
 // For Allgather(v) / Reduce_scatter(_block) count is the largest group and
 // smallest the smallest (-1: equal groups), total all of them (-1: count
-// times p).
+// times p), doubling plan::doubling_elements of them (-1: unknown), as the
+// call computes them.
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
-                  const Options& options = {}, std::int64_t smallest = -1, std::int64_t total = -1);
+                  const Options& options = {}, std::int64_t smallest = -1, std::int64_t total = -1,
+                  std::int64_t doubling = -1);
 
 }  // namespace optcoll::mpi

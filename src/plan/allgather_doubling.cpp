@@ -121,6 +121,35 @@ class AllgatherDoubling final : public RankPlan {
 
 }  // namespace
 
+std::int64_t doubling_elements(std::span<const Segment> groups) {
+  const auto p = static_cast<rank_t>(groups.size());
+  if (p <= 1) return 0;
+  int f = 0;
+  while ((rank_t{2} << f) <= p) ++f;
+  const rank_t l = p - (rank_t{1} << f);
+  const auto g = [&](rank_t r) { return groups[static_cast<std::size_t>(r)].count; };
+  std::int64_t total = 0;
+  for (rank_t r = 0; r < p; ++r) total += g(r);
+  // v[u]: the elements virtual rank u holds before the doubling rounds.
+  std::vector<std::int64_t> v(std::size_t{1} << f);
+  std::int64_t sum = 0;
+  std::int64_t fold = 0;
+  std::int64_t unfold = 0;
+  for (rank_t i = 0; i < l; ++i) {
+    fold = std::max(fold, g(2 * i + 1));
+    unfold = std::max(unfold, total - g(2 * i + 1));
+    v[static_cast<std::size_t>(i)] = g(2 * i) + g(2 * i + 1);
+  }
+  for (rank_t u = l; u < (rank_t{1} << f); ++u) v[static_cast<std::size_t>(u)] = g(u + l);
+  // Round k sends the elements of an aligned range of 2^k virtual ranks:
+  // v holds those sums after k pairwise additions.
+  for (std::size_t width = v.size(); width > 1; width /= 2) {
+    sum += *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(width));
+    for (std::size_t j = 0; j < width / 2; ++j) v[j] = v[2 * j] + v[2 * j + 1];
+  }
+  return sum + fold + unfold;
+}
+
 std::unique_ptr<RankPlan> make_allgather_doubling(const PlanContext& ctx, rank_t rank) {
   if (ctx.layout == nullptr || ctx.layout->data_groups() != ctx.spec.p)
     throw Error(Errc::internal, "allgather needs a layout with one group per rank");

@@ -182,6 +182,7 @@ plan::Shape shape_of(const Call& c) {
       s.largest = c.bytes();
       s.smallest = (c.smallest < 0 ? c.count : c.smallest) * es;
       s.m = (c.total < 0 ? c.count * c.p : c.total) * es;
+      if (c.doubling >= 0) s.doubling = c.doubling * es;
       break;
     case Collective::many_to_many:
       s.largest = std::max<std::int64_t>(c.total, 0) * es;

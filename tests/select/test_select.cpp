@@ -185,6 +185,31 @@ TEST(Decide, ScanDoublingOrPipeline) {
   EXPECT_GT(d.blocks, 1);
 }
 
+// Allgatherv with unequal groups (rank i holds (i mod 3) thousand bytes) at
+// p = 64: without the groups' doubling volume the doubling price bounds
+// every group by the largest, 2 thousand bytes, and the circulant plan wins;
+// with it (about one thousand bytes per group in each aligned range) the
+// doubling plan's q rounds move less than the circulant plan's excess.
+TEST(Decide, AllgatherDoublingFromTheGroups) {
+  CountingMachine machine(kAb);
+  std::vector<plan::Segment> groups;
+  std::int64_t total = 0;
+  for (int i = 0; i < 64; ++i) {
+    groups.push_back({total, (i % 3) * 1000});
+    total += (i % 3) * 1000;
+  }
+  Call c{.op = Collective::allgather, .p = 64, .count = 2000, .smallest = 0, .total = total};
+  EXPECT_EQ(decide(c, {}, machine).algorithm->name, "circulant");
+  c.doubling = plan::doubling_elements(groups);
+  // 6 rounds: each the largest aligned range of 2^k groups, 2^k thousand
+  // bytes give or take the last group's.
+  EXPECT_GE(c.doubling, 63000 - 6 * 1000);
+  EXPECT_LE(c.doubling, 63000 + 6 * 2000);
+  EXPECT_EQ(decide(c, {}, machine).algorithm->name, "doubling");
+  c.op = Collective::reduce_scatter;
+  EXPECT_EQ(decide(c, {}, machine).algorithm->name, "halving");
+}
+
 // Alltoall: Bruck below the crossover block size, the shift schedule above.
 TEST(Decide, AlltoallBruckOrShift) {
   CountingMachine machine(kAb);

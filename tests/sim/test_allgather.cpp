@@ -95,6 +95,16 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
              make == &plan::make_reduce_scatter_halving) {  // q+1 unless p is a power of two
     const bool pow2 = (p & (p - 1)) == 0;
     EXPECT_EQ(r.rounds, idle ? 0 : q + (pow2 ? 0 : 1)) << at;
+    if (make != &plan::make_allreduce_doubling && d != Dist::degenerate) {
+      // The price's volume for these groups against the simulated
+      // alpha-beta time (its default model; one byte per element). With
+      // all data in one group the unfold round can be empty: the simulator
+      // charges it no alpha, the price does.
+      const model::AlphaBeta ab;
+      const double expected =
+          static_cast<double>(r.rounds) * ab.alpha + ab.beta * static_cast<double>(plan::doubling_elements(groups));
+      EXPECT_NEAR(r.alpha_beta_time, expected, 1e-15 + 1e-12 * expected) << at;
+    }
     if (!pow2 || make == &plan::make_allreduce_doubling) return;  // the fold moves groups twice
   } else if (make == &plan::make_allreduce_ordered || make == &plan::make_reduce_scatter_ordered) {
     EXPECT_EQ(r.rounds, idle ? 0 : 2 * q) << at;

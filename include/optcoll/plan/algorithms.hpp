@@ -137,6 +137,10 @@ struct Shape {
   std::int64_t largest = 0;
   std::int64_t smallest = 0;
   std::int64_t max_blocks = 1;
+  // The doubling all-broadcast's bytes: its rounds' largest messages,
+  // summed (doubling_elements() of the groups, times the element size);
+  // -1: unknown, bounded from largest and smallest.
+  std::int64_t doubling = -1;
 };
 
 // An algorithm's cost under the alpha-beta model of the simulator (a round
@@ -205,6 +209,11 @@ std::unique_ptr<RankPlan> make_reduce_binary_tree(const PlanContext& ctx, rank_t
 std::unique_ptr<RankPlan> make_reduce_binomial_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allgather_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allgather_doubling(const PlanContext& ctx, rank_t rank);
+// The elements on make_allgather_doubling's critical path for these group
+// sizes (one per rank): each round's largest message, summed over the
+// rounds (alpha-beta: its time is rounds alpha + beta elem_size this).
+// O(p) time and memory.
+std::int64_t doubling_elements(std::span<const Segment> groups);
 std::unique_ptr<RankPlan> make_reduce_scatter_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_halving(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_ordered(const PlanContext& ctx, rank_t rank);

@@ -64,6 +64,9 @@ struct Call {
   // receive volume).
   std::int64_t smallest = -1;
   std::int64_t total = -1;
+  // Allgather / Reduce_scatter with unequal groups: plan::doubling_elements
+  // of the groups (-1: unknown; the doubling price then bounds it).
+  std::int64_t doubling = -1;
   bool commutative = true;  // reductions
   bool exact = false;       // reductions: plan::PlanSpec::exact
   std::int64_t bytes() const noexcept { return count * elem_size; }
