@@ -68,18 +68,21 @@ Price all_broadcast_doubling(const Shape& s, std::int64_t, const AlphaBeta& ab) 
   int f = 0;
   while ((rank_t{2} << f) <= s.p) ++f;
   const rank_t l = s.p - (rank_t{1} << f);
-  // A round's largest message (allgather_doubling.cpp), when the groups are
-  // not known: the fold moves one group, doubling round k the groups of 2^k
-  // virtual ranks, min(2^k, l) of them two groups each, and the unfold all
-  // groups but one; never more than all but the smallest group. Exact for
-  // equal groups.
-  const std::int64_t all_but_one = s.m - s.smallest;
-  std::int64_t bytes = l > 0 ? s.largest + all_but_one : 0;
-  for (int k = 0; k < f; ++k) {
-    const std::int64_t groups = (std::int64_t{1} << k) + std::min<std::int64_t>(std::int64_t{1} << k, l);
-    bytes += s.largest > all_but_one / groups ? all_but_one : groups * s.largest;
+  // The bytes on the critical path: the groups' own (doubling_elements)
+  // when known; else each round's largest message bounded from the largest
+  // group (allgather_doubling.cpp): the fold moves one group, doubling round
+  // k the groups of 2^k virtual ranks, min(2^k, l) of them two groups each,
+  // and the unfold all groups but one; never more than all but the smallest
+  // group. Exact for equal groups.
+  std::int64_t bytes = s.doubling;
+  if (bytes < 0) {
+    const std::int64_t all_but_one = s.m - s.smallest;
+    bytes = l > 0 ? s.largest + all_but_one : 0;
+    for (int k = 0; k < f; ++k) {
+      const std::int64_t groups = (std::int64_t{1} << k) + std::min<std::int64_t>(std::int64_t{1} << k, l);
+      bytes += s.largest > all_but_one / groups ? all_but_one : groups * s.largest;
+    }
   }
-  if (s.doubling >= 0) bytes = s.doubling;  // the groups' own (doubling_elements)
   const std::int64_t rounds = f + (l > 0 ? 2 : 0);
   return {static_cast<double>(rounds) * ab.alpha + ab.beta * static_cast<double>(bytes), rounds, 1};
 }
