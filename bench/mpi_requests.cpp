@@ -235,8 +235,8 @@ void overlap_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, con
 }
 
 // Instruction-count mode (--count-calls K, run under callgrind by
-// scripts/callgrind-requests.sh): each implementation's K calls of an 8 B
-// call in a function of its own, so that callgrind's inclusive cost of the
+// scripts/callgrind-requests.sh): each implementation's K calls of one size
+// (8 B, or --min B) in a function of its own, so that callgrind's inclusive cost of the
 // function divided by K is the instructions per call.
 // (noipa: GCC would otherwise fold the four identical functions into one.)
 #if defined(__clang__)
@@ -256,23 +256,30 @@ OPTCOLL_COUNTED(counted_optcoll) {
 OPTCOLL_COUNTED(counted_optcoll_persistent) {
   for (int i = 0; i < k; ++i) f();
 }
+OPTCOLL_COUNTED(counted_native_nonblocking) {
+  for (int i = 0; i < k; ++i) f();
+}
+OPTCOLL_COUNTED(counted_optcoll_nonblocking) {
+  for (int i = 0; i < k; ++i) f();
+}
 #undef OPTCOLL_COUNTED
 
-void count_mode(int k, const std::string& op) {
+void count_mode(int k, const std::string& op, std::int64_t bytes) {
   const bool bc = op == "bcast";
-  std::vector<int> a(2, g_rank + 1), b(2, 0);
+  const int n = static_cast<int>(std::max<std::int64_t>(bytes / 4, 2));
+  std::vector<int> a(static_cast<std::size_t>(n), g_rank + 1), b(static_cast<std::size_t>(n), 0);
   MPI_Request nr = MPI_REQUEST_NULL;
   if (bc)
-    native_bcast_init(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD, &nr);
+    native_bcast_init(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD, &nr);
   else
-    native_allreduce_init(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &nr);
-  optcoll::Request orq = bc ? optcoll::bcast_init(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD)
-                            : optcoll::allreduce_init(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    native_allreduce_init(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &nr);
+  optcoll::Request orq = bc ? optcoll::bcast_init(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD)
+                            : optcoll::allreduce_init(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   const std::function<void()> native = [&] {
     if (bc)
-      MPI_Bcast(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+      MPI_Bcast(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD);
     else
-      MPI_Allreduce(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   };
   const std::function<void()> native_persistent = [&] {
     MPI_Start(&nr);
@@ -280,15 +287,29 @@ void count_mode(int k, const std::string& op) {
   };
   const std::function<void()> ours = [&] {
     if (bc)
-      optcoll::bcast(a.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+      optcoll::bcast(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD);
     else
-      optcoll::allreduce(a.data(), b.data(), 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      optcoll::allreduce(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   };
   const std::function<void()> ours_persistent = [&] {
     orq.start();
     orq.wait();
   };
-  for (const auto* f : {&native, &native_persistent, &ours, &ours_persistent})  // warm-up
+  const std::function<void()> native_nonblocking = [&] {
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (bc)
+      MPI_Ibcast(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD, &r);
+    else
+      MPI_Iallreduce(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  };
+  const std::function<void()> ours_nonblocking = [&] {
+    optcoll::Request r = bc ? optcoll::ibcast(a.data(), n, MPI_INT, 0, MPI_COMM_WORLD)
+                            : optcoll::iallreduce(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    r.wait();
+  };
+  for (const auto* f :
+       {&native, &native_persistent, &ours, &ours_persistent, &native_nonblocking, &ours_nonblocking})  // warm-up
     if (f != &native_persistent || kNativePersistent) (*f)();
   MPI_Barrier(MPI_COMM_WORLD);
   counted_native(k, native);
@@ -298,6 +319,10 @@ void count_mode(int k, const std::string& op) {
   counted_optcoll(k, ours);
   MPI_Barrier(MPI_COMM_WORLD);
   counted_optcoll_persistent(k, ours_persistent);
+  MPI_Barrier(MPI_COMM_WORLD);
+  counted_native_nonblocking(k, native_nonblocking);
+  MPI_Barrier(MPI_COMM_WORLD);
+  counted_optcoll_nonblocking(k, ours_nonblocking);
   MPI_Barrier(MPI_COMM_WORLD);
   if (kNativePersistent) MPI_Request_free(&nr);
 }
@@ -330,7 +355,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (count_calls > 0) {
-    count_mode(count_calls, which == "both" ? "bcast" : which);
+    count_mode(count_calls, which == "both" ? "bcast" : which, lo);
     MPI_Finalize();
     return 0;
   }

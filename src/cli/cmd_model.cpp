@@ -170,13 +170,16 @@ std::vector<Priced> baselines(const Point& pt, Collective op, bool rank_groups) 
 
 // The rounds the paper bound allows optcoll's plan: n-1+q for the
 // circulant pipelines (twice for allreduce's two phases), q for the
-// logarithmic plans (doubling, dissemination, binomial trees, Bruck), p-1
+// logarithmic plans (doubling, dissemination, binomial trees, Bruck; twice
+// for Rabenseifner's reduce-scatter + allgather), p-1
 // for the shift exchange, 2(p-1) for two-phase routing; -1 where no round
 // bound applies (the pipelined scan chain, n+p-2 rounds).
 std::int64_t bound_rounds(const Priced& mine, Collective op, std::int64_t p, int q) {
   if (p == 1) return 0;
   if (mine.name == "circulant") return mine.n - 1 + q;
   if (op == Collective::allreduce && mine.name == "doubling") return model::doubling_allreduce_rounds(p);
+  // Recursive halving, then doubling: the doubling plan's rounds twice.
+  if (op == Collective::allreduce && mine.name == "rabenseifner") return 2 * model::doubling_allreduce_rounds(p);
   if (mine.name == "pipeline") return -1;
   if (mine.name == "shift" || mine.name == "direct") return p - 1;
   if (mine.name == "two_phase") return 2 * (p - 1);

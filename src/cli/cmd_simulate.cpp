@@ -53,14 +53,17 @@ struct PricedBaseline {
   double loggp = -1;
 };
 
-PricedBaseline price_baseline(const SimulateArgs& a, const schedule::Circulant& g, plan::Collective op,
-                              const model::BaselinePrice& price, const sim::SimOptions& opt) {
+PricedBaseline price_baseline(const SimulateArgs& a, plan::Collective op, const model::BaselinePrice& price,
+                              const sim::SimOptions& opt) {
   PricedBaseline out{price, "formula"};
   const plan::AlgorithmInfo* alg = plan::find_algorithm(op, price.name);
   if (alg == nullptr || static_cast<double>(a.p) * static_cast<double>(price.rounds) > kSimulateBudget) return out;
+  // A classic with the groups of an Allgatherv or Reduce_scatter would need
+  // them: priced by its formula (the Allreduce's groups follow from m).
+  if (plan::has_rank_groups(op) && op != plan::Collective::allreduce) return out;
   // Priced as for a commutative operator: the communication is what counts.
-  const plan::PlanContext ctx{{op, a.p, a.root, a.m / a.elem_size, price.blocks, true}, &g};
-  const sim::SimResult r = sim::simulate(ctx, alg->make, opt);
+  const plan::PlanSetup setup({op, a.p, a.root, a.m / a.elem_size, price.blocks, true});
+  const sim::SimResult r = sim::simulate(setup.context(), alg->make, opt);
   if (!r.ok())
     throw optcoll::Error(Errc::internal, fmt::format("baseline {} failed: {}", price.name, r.errors.front()));
   out.price.rounds = r.rounds;
@@ -82,12 +85,11 @@ plan::Collective parse_op(const std::string& name) {
 
 // The classic algorithms (select::classics), simulated where a plan exists.
 std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, const select::Call& call,
-                                          const std::vector<std::int64_t>& group_bytes, const schedule::Circulant& g,
-                                          const sim::SimOptions& opt) {
+                                          const std::vector<std::int64_t>& group_bytes, const sim::SimOptions& opt) {
   std::vector<PricedBaseline> out;
   if (call.count == 0) return out;
   for (const select::Classic& c : select::classics(call, a.ab, group_bytes))
-    out.push_back(price_baseline(a, g, call.op, {c.name, c.price.blocks, c.price.rounds, c.price.time}, opt));
+    out.push_back(price_baseline(a, call.op, {c.name, c.price.blocks, c.price.rounds, c.price.time}, opt));
   return out;
 }
 
@@ -212,7 +214,7 @@ int run_simulate(const SimulateArgs& a) {
                              : alg->blocking == plan::Blocking::one ? q
                              : chain                                ? n + a.p - 2
                                                                     : phases * (n - 1 + q);
-  const std::vector<PricedBaseline> baselines = baselines_for(a, call, group_bytes, setup.context().graph[0], opt);
+  const std::vector<PricedBaseline> baselines = baselines_for(a, call, group_bytes, opt);
 
   if (a.json) {
     nlohmann::ordered_json j;

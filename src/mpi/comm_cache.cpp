@@ -68,8 +68,9 @@ void init_keys() {
 // Ranks of comm on this node per core they may use between them (the union
 // of their CPU affinity masks; a rank bound to one core is not
 // oversubscribed if the others are bound to other cores). Above 1, busy
-// polling steals the CPU from the ranks being waited for.
-double node_ranks_per_core(MPI_Comm comm) {
+// polling steals the CPU from the ranks being waited for. one_node: every
+// rank of comm is on this node (the same answer on every rank).
+double node_ranks_per_core(MPI_Comm comm, bool& one_node) {
   MPI_Comm node = MPI_COMM_NULL;
   check(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
   int local = 1;
@@ -81,6 +82,9 @@ double node_ranks_per_core(MPI_Comm comm) {
     rc = PMPI_Allreduce(MPI_IN_PLACE, &set, static_cast<int>(sizeof(set)), MPI_BYTE, MPI_BOR, node);
   PMPI_Comm_free(&node);
   check(rc, "MPI_Allreduce");
+  int size = 0;
+  check(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
+  one_node = local == size;
   const int cores = CPU_COUNT(&set);
   return cores > 0 ? static_cast<double>(local) / cores : 1.0;
 }
@@ -95,7 +99,7 @@ std::unique_ptr<CommState> build_state(MPI_Comm user) {
   s->graph = schedule::Circulant(s->size);
   if (s->rank == 0) s->settings = Settings::from_environment();
   check(PMPI_Bcast(&s->settings, sizeof(Settings), MPI_BYTE, 0, s->comm), "MPI_Bcast");
-  s->ranks_per_core = node_ranks_per_core(s->comm);
+  s->ranks_per_core = node_ranks_per_core(s->comm, s->one_node);
   // OPTCOLL_WAIT=auto: block in MPI_Waitall unless the node is
   // oversubscribed (docs/decisions/poll-when-oversubscribed.md).
   const bool oversubscribed = s->ranks_per_core > 1;

@@ -18,9 +18,11 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mpi/executor.hpp"
 #include "optcoll/logp/params.hpp"
@@ -84,6 +86,17 @@ std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 
 class PreparedPlan;  // prepared_plan.hpp
 
+// The prepared plans of finished nonblocking calls on one communicator, for
+// the next such call with the same plan (request.cpp): a repeated
+// MPI_I<op> skips building and compiling its plan. Shared with the requests
+// (weakly: a request may outlive its communicator's state), which give
+// their plan back when freed; any thread, under the lock.
+struct SparePlans {
+  static constexpr std::size_t kMax = 8;  // the most recently finished
+  std::mutex lock;
+  std::vector<std::unique_ptr<PreparedPlan>> plans;
+};
+
 // Scratch and work buffers up to this size stay allocated between calls
 // (re-faulting a 16 MiB buffer's pages costs about a millisecond per call);
 // larger ones are released after each call.
@@ -98,6 +111,7 @@ struct CommState {
   WaitMode wait = WaitMode::block;
   int spin = 0;
   double ranks_per_core = 0;           // this node: ranks of comm per core they may use
+  bool one_node = false;               // every rank of comm on this node (shared memory)
   std::optional<BlockModel> model;     // set by block_model()
   std::optional<logp::Params> logp;    // set by logp_model(), in kLogpUnit
   std::int64_t logp_measurements = 0;  // how often calibrate_logp() ran (tests: once)
@@ -124,7 +138,8 @@ struct CommState {
   std::array<CachedChoice, plan::kCollectives> choices;
   bool noted_fallback = false;
   bool noted_unknown = false;
-  std::uint32_t request_calls = 0;  // nonblocking calls so far (their tags: request.cpp)
+  std::uint32_t request_calls = 0;    // nonblocking calls so far (their tags: request.cpp)
+  std::shared_ptr<SparePlans> spare;  // made by the first nonblocking call
 
   CommState() = default;
   CommState(const CommState&) = delete;

@@ -191,8 +191,9 @@ bool MpiExecutor::progress() {
   }
 }
 
-void MpiExecutor::defer(MPI_Request r, Segment seg) {
-  if (cfg_.wait == WaitMode::block) {  // a rank per core: the send completes in its round (executor.hpp)
+void MpiExecutor::defer(MPI_Request r, Segment seg, std::int64_t bytes) {
+  // A rank per core: completes in its round unless of a middle size on one node (executor.hpp).
+  if (cfg_.wait == WaitMode::block && (!cfg_.one_node || bytes <= kDeferMinBytes || bytes > kDeferBytes)) {
     requests_.push_back(r);
     return;
   }
@@ -335,7 +336,7 @@ void MpiExecutor::post_send(const Entry& e) {
     // is never written, so a send from it conflicts with nothing.
     MPI_Request r = MPI_REQUEST_NULL;
     check(PMPI_Isend(from, static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-    defer(r, initial ? Segment{0, 0} : Segment{e.at, e.count});
+    defer(r, initial ? Segment{0, 0} : Segment{e.at, e.count}, e.count * t.size);
     return;
   }
   Message& m = out_;

@@ -42,7 +42,19 @@
 // with the next round's, which delays the earlier one and whoever waits for
 // it (under SimGrid/SMPI on a fat tree this made a 1 MiB binomial Bcast on
 // 256 ranks 3.4x slower than the same tree with completed sends; docs/smpi.md).
-// Receives, and sends from scratch, complete in their round.
+// Except, when every rank is on one node (ExecConfig::one_node: no link to
+// share), sends of a middle size (kDeferMinBytes, kDeferBytes], which are
+// left to complete as when polling: on shared memory such a send completes
+// only once the receiver has taken it (Open MPI's vader returns the
+// fragment; from 4 KiB the rendezvous), so waiting for it costs each round
+// a round trip (16 cores, np 8, a Bcast of 512 B - 2 KiB: 1.3-1.7x native
+// waiting, 0.86-0.99x not; 8 KiB: 1.36x waiting, 1.01x not;
+// docs/benchmarks/one-rank-per-core.md). Smaller sends complete when posted
+// (vader sends up to 256 B inline), and keeping them costs more than it
+// saves (an 8 B Allreduce: 1.18x -> 1.30x). Across nodes the link matters:
+// under SMPI, fat tree, a 64 KiB Bcast (two 32 KiB blocks) took twice as
+// long with its sends deferred (p = 256: 52.3 -> 104.8 us). Receives, and
+// sends from scratch, complete in their round.
 //
 // A message of E elements travels as ceil(E / chunk) messages of at most
 // chunk elements (chunk <= INT_MAX), matched in order (MPI's non-overtaking
@@ -91,6 +103,7 @@ struct ExecConfig {
   std::int64_t chunk = 1;   // chunk_elements(): elements per MPI call
   WaitMode wait = WaitMode::block;
   int spin = 0;
+  bool one_node = false;  // every rank on one node: middle-sized sends complete in the background
 };
 
 class MpiExecutor final {
@@ -191,8 +204,10 @@ class MpiExecutor final {
     MPI_Request request;
     plan::Segment seg;
   };
-  static constexpr std::size_t kMaxDeferred = 16;  // sends in flight at most
-  void defer(MPI_Request r, plan::Segment seg);
+  static constexpr std::size_t kMaxDeferred = 16;      // sends in flight at most
+  static constexpr std::int64_t kDeferMinBytes = 256;  // blocking: sends in (min, max] complete in the background
+  static constexpr std::int64_t kDeferBytes = 32768;
+  void defer(MPI_Request r, plan::Segment seg, std::int64_t bytes);
   // Completes the deferred sends that read elements of segs (all if empty).
   void complete_deferred(std::span<const plan::Segment> segs, bool all);
 

@@ -26,6 +26,7 @@ ExecConfig exec_config(const CommState& s, const TypeInfo& t, MPI_Op op) {
   cfg.chunk = chunk_elements(t, s.settings.max_chunk > 0 ? s.settings.max_chunk : INT_MAX);
   cfg.wait = s.wait;
   cfg.spin = s.spin;
+  cfg.one_node = s.one_node;
   return cfg;
 }
 

@@ -2,6 +2,8 @@
 #include "mpi/request.hpp"
 
 #include <atomic>
+#include <iterator>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,15 @@ void delist(Persistent* r) {
 
 Persistent::~Persistent() {
   if (running) delist(this);
+  // A finished nonblocking call's plan serves the next call like it (its
+  // run left nothing behind: bind() starts the next one afresh).
+  if (!running && !failed && plan != nullptr) {
+    if (const std::shared_ptr<mpi::SparePlans> to = spare.lock()) {
+      const std::lock_guard lock(to->lock);
+      if (to->plans.size() >= mpi::SparePlans::kMax) to->plans.erase(to->plans.begin());
+      to->plans.push_back(std::move(plan));
+    }
+  }
   int done = 0;
   PMPI_Finalized(&done);
   if (done == 0 && dup != MPI_COMM_NULL) PMPI_Comm_free(&dup);
@@ -205,7 +216,19 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
                   std::span<const MpiExecutor::Part> parts) {
   detail::Persistent& r = *t_capture;
   const ExecConfig cfg = request_config(s, exec_config(s, t, op));
-  r.plan = std::make_unique<PreparedPlan>(s, choice, spec, layout);
+  if (!r.persistent) {  // the plan of an earlier nonblocking call like this one, if one is spare
+    if (s.spare == nullptr) s.spare = std::make_shared<SparePlans>();
+    r.spare = s.spare;
+    const std::lock_guard lock(s.spare->lock);
+    std::vector<std::unique_ptr<PreparedPlan>>& spare = s.spare->plans;
+    for (auto it = spare.rbegin(); it != spare.rend(); ++it) {
+      if (!(*it)->matches(choice, spec, layout)) continue;
+      r.plan = std::move(*it);
+      spare.erase(std::next(it).base());
+      break;
+    }
+  }
+  if (r.plan == nullptr) r.plan = std::make_unique<PreparedPlan>(s, choice, spec, layout);
   r.plan->bind(cfg, {base, init, complete, parts}, r.ex, r.scratch);
 }
 

@@ -35,6 +35,7 @@ struct Persistent {
   bool persistent = true;                   // false: a nonblocking call, inactive for good once complete
   std::unique_ptr<mpi::TreeRun> tree;       // Gather(v) / Scatter(v)
   std::unique_ptr<mpi::PreparedPlan> plan;  // the plan collectives
+  std::weak_ptr<mpi::SparePlans> spare;     // a nonblocking call's: where its plan goes when freed
   std::function<void()> before;             // at each start, before the run
   std::function<void()> after;              // when each run has completed
   mpi::MpiExecutor ex;

@@ -99,6 +99,11 @@ Price allreduce_circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& 
   return {2 * phase.time, 2 * phase.rounds, phase.blocks};
 }
 
+Price allreduce_rabenseifner(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
+  const Price phase = all_broadcast_doubling(s, blocks, ab);
+  return {2 * phase.time, 2 * phase.rounds, 1};
+}
+
 Price whole_vector_rounds(const Shape& s, std::int64_t, const AlphaBeta& ab) {
   return s.p <= 1 ? Price{} : whole(s, s.q, ab);
 }

@@ -29,6 +29,8 @@ Price reduce_scatter_ordered(const Shape& s, std::int64_t blocks, const AlphaBet
 // Allreduce: reduce-scatter + allgather (2 all_broadcast); q rounds of the
 // whole vector (dissemination, Bruck); doubling; reduce + broadcast.
 Price allreduce_circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Recursive halving, then doubling: 2 all_broadcast_doubling.
+Price allreduce_rabenseifner(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 Price whole_vector_rounds(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Bruck with the partial buffer: a round that appends the r-partial (every
 // one-bit of l = p - 2^floor(log2 p) but the lowest) moves 2m.

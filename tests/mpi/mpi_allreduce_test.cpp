@@ -75,8 +75,11 @@ TEST(MpiAllreduce, LargeVectors) {
 }
 
 // The model picks dissemination (doubling for floating point, and where p
-// is a power of two, at the tie) for short vectors and circulant for long ones (p >= 3: with q >= 2 rounds the
-// reduce-scatter + allgather moves 2 (p-1)/p m < q m bytes), with alpha and beta fixed by the environment; and never
+// is a power of two, at the tie) for short vectors and a reduce-scatter +
+// allgather for long ones (p >= 3: with q >= 2 rounds it moves 2 (p-1)/p m
+// < q m bytes): recursive halving and doubling where p is a power of two
+// (the circulant plan's rounds and bytes, listed first), the circulant plan
+// otherwise; with alpha and beta fixed by the environment; and never
 // dissemination above model::kDisseminationMaxBytes, however large alpha is.
 TEST(MpiAllreduce, ModelChoosesBySize) {
   const int p = world_size();
@@ -93,12 +96,14 @@ TEST(MpiAllreduce, ModelChoosesBySize) {
     return out;
   };
   const std::int64_t cap = model::kDisseminationMaxBytes / 4;
-  const std::string exact = (p & (p - 1)) == 0 ? "doubling" : "dissemination";
-  EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}), (std::vector<std::string>{exact, exact, "circulant"}));
-  EXPECT_EQ(decide("1", {100, cap, cap + 1}), (std::vector<std::string>{exact, exact, "circulant"}));
+  const bool pow2 = (p & (p - 1)) == 0;
+  const std::string exact = pow2 ? "doubling" : "dissemination";
+  const std::string rs_ag = pow2 ? "rabenseifner" : "circulant";
+  EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}), (std::vector<std::string>{exact, exact, rs_ag}));
+  EXPECT_EQ(decide("1", {100, cap, cap + 1}), (std::vector<std::string>{exact, exact, rs_ag}));
   // Floating point is not exact: doubling instead of dissemination.
   EXPECT_EQ(decide("1e-6", {1, 100, std::int64_t{1} << 24}, MPI_FLOAT),
-            (std::vector<std::string>{"doubling", "doubling", "circulant"}));
+            (std::vector<std::string>{"doubling", "doubling", rs_ag}));
 }
 
 // Floating-point data that cancels at large magnitude: element i gets +1e6
@@ -189,7 +194,7 @@ TEST(MpiAllreduce, SameBitsForSignedZerosAndUserOps) {
   for (std::size_t i = 0; i < zeros.size(); ++i) zeros[i] = (r + static_cast<int>(i)) % 2 == 0 ? 0.0 : -0.0;
   std::vector<float> x(64);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = r == static_cast<int>(i) % p ? 3e7F : 0.3F * static_cast<float>(r);
-  for (const std::string name : {"", "dissemination", "bruck", "doubling"}) {
+  for (const std::string name : {"", "dissemination", "bruck", "doubling", "rabenseifner"}) {
     SCOPED_TRACE("algorithm=" + name);
     std::vector<double> zmax(zeros.size());
     allreduce(zeros.data(), zmax.data(), 64, MPI_DOUBLE, MPI_MAX, comm, Options{name, 0});

@@ -475,6 +475,61 @@ TEST(MpiRequests, StartAllocatesNothing) {
   }
 }
 
+// Nonblocking calls with the same plan one after the other: each gives its
+// plan back when freed and the next takes it (comm_state.hpp SparePlans),
+// with new buffers, in place or not, and two outstanding at once (the
+// second builds its own). Results against native on every call. The
+// allocations tell a reused plan from a new one: after a blocking call of
+// the same shape (a persistent request's init: the decision and the
+// communicator's state are cached)
+// and a nonblocking one of another count (its spare plan does not match),
+// the first call builds and compiles its plan, the next ones allocate less.
+TEST(MpiRequests, RepeatedNonblockingCallsReuseTheirPlan) {
+  const int p = world_size();
+  for (const Case& c : cases()) {
+    TestComm comm;  // its own: no spare plan of the case before (the datatype is not part of a plan)
+    const std::int64_t count = 1000;
+    const int root = p - 1;
+    SCOPED_TRACE(std::string(plan::to_string(c.op)) + " " + name(c.kind) + " " + c.mop_name);
+    {
+      Buffer send(c.kind, count - 1), got(c.kind, count - 1);
+      fill(c.op, send, got, false, root, 1);
+      make(c.op, false, send, got, false, root, c.mop, comm, {}).wait();
+      Buffer send1(c.kind, count), got1(c.kind, count);
+      fill(c.op, send1, got1, false, root, 2);
+      make(c.op, true, send1, got1, false, root, c.mop, comm, {});  // the decision for count
+    }
+    std::vector<std::int64_t> allocations;
+    for (int it = 0; it < 6; ++it) {
+      const bool in_place = it == 4 && c.op != plan::Collective::bcast;
+      Buffer send(c.kind, count), got(c.kind, count), expect(c.kind, count);
+      Buffer send2(c.kind, count), got2(c.kind, count), expect2(c.kind, count);
+      fill(c.op, send, got, in_place, root, seed_of({world_rank(), it}));
+      fill(c.op, send2, got2, false, root, seed_of({world_rank(), it, 2}));
+      native(c.op, send, expect, root, c.mop, comm);
+      native(c.op, send2, expect2, root, c.mop, comm);
+      const std::int64_t before = g_allocations.load();
+      {
+        Request req = make(c.op, false, send, got, in_place, root, c.mop, comm, {});
+        if (it == 5) {  // a second one outstanding: no spare plan for it
+          Request other = make(c.op, false, send2, got2, false, root, c.mop, comm, {});
+          other.wait();
+        }
+        req.wait();
+      }
+      allocations.push_back(g_allocations.load() - before);
+      if (has_result(c.op, root)) {
+        EXPECT_EQ(first_difference(got, expect), -1) << "call " << it;
+        if (it == 5) {
+          EXPECT_EQ(first_difference(got2, expect2), -1) << "call " << it << ", the second";
+        }
+      }
+    }
+    if (p == 1) continue;  // a copy, no plan
+    for (int it = 1; it < 4; ++it) EXPECT_LT(allocations[static_cast<std::size_t>(it)], allocations[0]) << it;
+  }
+}
+
 // The C API: handles, OPTCOLL_Test until done, a completed nonblocking
 // request set to OPTCOLL_REQUEST_NULL and not startable, a persistent one
 // started twice and freed while inactive.

@@ -145,9 +145,10 @@ TEST(Decide, CapDoesNotChangeTheChoice) {
 // Allreduce: the whole-vector plan for short vectors (dissemination for an
 // exact operator, q (alpha + beta m), else doubling, one round more unless
 // p is a power of two; at that tie doubling, for its partners' locality),
-// circulant for long ones (2 (q alpha + beta m
-// (p-1)/p) at n = 1), never a whole-vector plan above 64 KiB for a
-// commutative operator; doubling for a non-commutative one at any size.
+// a reduce-scatter + allgather for long ones (2 (q alpha + beta m (p-1)/p)
+// at n = 1: recursive halving and doubling at a power of two, circulant
+// otherwise), never a whole-vector plan above 64 KiB for a commutative
+// operator; doubling for a non-commutative one at any size.
 TEST(Decide, AllreduceByOperatorAndSize) {
   const auto pick = [](rank_t p, std::int64_t m, bool commutative, bool exact, model::AlphaBeta ab = kAb) {
     CountingMachine machine(ab);
@@ -165,11 +166,14 @@ TEST(Decide, AllreduceByOperatorAndSize) {
     EXPECT_EQ(pick(p, 64, true, true), exact_short) << p;
     EXPECT_EQ(pick(p, 64, true, false), "doubling") << p;
     EXPECT_EQ(pick(p, 64, false, false), "doubling") << p;
-    EXPECT_EQ(pick(p, 16 << 20, true, false), "circulant") << p;
+    // Long vectors: recursive halving and doubling at a power of two (the
+    // circulant plan's rounds and volume at n = 1, listed first), the
+    // circulant plan's fewer rounds and bytes otherwise.
+    EXPECT_EQ(pick(p, 16 << 20, true, false), (p & (p - 1)) == 0 ? "rabenseifner" : "circulant") << p;
     EXPECT_EQ(pick(p, 16 << 20, false, false), "doubling") << p;
     // Latency-bound everywhere (alpha = 1 s): still no whole vector above
     // the limit.
-    EXPECT_EQ(pick(p, (64 << 10) + 4, true, true, {1, 1e-10}), "circulant") << p;
+    EXPECT_EQ(pick(p, (64 << 10) + 4, true, true, {1, 1e-10}), (p & (p - 1)) == 0 ? "rabenseifner" : "circulant") << p;
     EXPECT_EQ(pick(p, 64 << 10, true, true, {1, 1e-10}), exact_short) << p;
   }
 }
@@ -208,6 +212,38 @@ TEST(Decide, AllgatherDoublingFromTheGroups) {
   EXPECT_EQ(decide(c, {}, machine).algorithm->name, "doubling");
   c.op = Collective::reduce_scatter;
   EXPECT_EQ(decide(c, {}, machine).algorithm->name, "halving");
+}
+
+// The Allreduce's groups (BlockLayout::split): the closed form against
+// the O(p) volume of the explicit groups, for every p to 70 and counts
+// below, at and around multiples of p.
+TEST(Decide, SplitDoublingVolumeMatchesTheGroups) {
+  for (rank_t p = 1; p <= 70; ++p) {
+    for (const std::int64_t count : {std::int64_t{0}, std::int64_t{1}, std::int64_t{p} - 1, std::int64_t{p},
+                                     std::int64_t{p} + 1, 3 * std::int64_t{p} + p / 2, 1000 * std::int64_t{p} + 7}) {
+      if (count < 0) continue;
+      const plan::BlockLayout lay = plan::BlockLayout::split(count, p, 1);
+      std::vector<plan::Segment> groups;
+      for (rank_t g = 0; g < p; ++g) groups.push_back(lay.group(g));
+      EXPECT_EQ(plan::split_doubling_elements(count, p), plan::doubling_elements(groups))
+          << "p=" << p << " count=" << count;
+    }
+  }
+}
+
+// Allreduce of a long vector whose count p does not divide: at a power of
+// two recursive halving and doubling, priced with its exact volume, ties
+// the circulant plan in rounds and wins on bytes or registry order, on a
+// latency-bound and a bandwidth-bound machine; at other p the circulant
+// plan's fewer rounds and bytes win.
+TEST(Decide, AllreduceHalvingDoublingAtPowersOfTwo) {
+  for (const model::AlphaBeta ab : {model::AlphaBeta{1, 1e-10}, model::AlphaBeta{1e-6, 1e-9}}) {
+    CountingMachine machine(ab);
+    for (const rank_t p : {4, 8, 64, 6, 100}) {
+      const Call c{.op = Collective::allreduce, .p = p, .elem_size = 4, .count = 16385, .commutative = true};
+      EXPECT_EQ(decide(c, {}, machine).algorithm->name, (p & (p - 1)) == 0 ? "rabenseifner" : "circulant") << p;
+    }
+  }
 }
 
 // Alltoall: Bruck below the crossover block size, the shift schedule above.

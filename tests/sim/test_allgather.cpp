@@ -89,6 +89,22 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
   const int q = schedule::Circulant(p).q();
   const bool idle = p == 1 || lay.nonempty_groups().empty();
   const std::int64_t phase = idle ? 0 : n - 1 + q;
+  if (make == &plan::make_allreduce_rabenseifner) {
+    // Halving, then doubling over the layout's groups (count / p elements
+    // each): twice the doubling all-broadcast's rounds and volume. With an
+    // empty group a round can be empty: the simulator charges it no alpha.
+    const bool pow2 = (p & (p - 1)) == 0;
+    EXPECT_EQ(r.rounds, idle ? 0 : 2 * (q + (pow2 ? 0 : 1))) << at;
+    std::vector<Segment> own;
+    for (rank_t j = 0; j < p; ++j) own.push_back(lay.group(j));
+    if (total >= p * n) {
+      const model::AlphaBeta ab;
+      const double expected =
+          static_cast<double>(r.rounds) * ab.alpha + ab.beta * static_cast<double>(2 * plan::doubling_elements(own));
+      EXPECT_NEAR(r.alpha_beta_time, expected, 1e-15 + 1e-12 * expected) << at;
+    }
+    return;
+  }
   if (make == &plan::make_allreduce_dissemination || make == &plan::make_allreduce_bruck) {
     EXPECT_EQ(r.rounds, idle ? 0 : q) << at;
   } else if (make == &plan::make_allreduce_doubling || make == &plan::make_allgather_doubling ||
@@ -135,6 +151,7 @@ const std::vector<Case> kCases{
     {Collective::allreduce, &plan::make_allreduce_doubling},
     {Collective::allgather, &plan::make_allgather_doubling},
     {Collective::reduce_scatter, &plan::make_reduce_scatter_halving},
+    {Collective::allreduce, &plan::make_allreduce_rabenseifner},
 };
 
 // The p range of the long profiles: 1..short_top, or 1..1024 with
