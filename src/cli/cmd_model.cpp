@@ -178,8 +178,8 @@ std::int64_t bound_rounds(const Priced& mine, Collective op, std::int64_t p, int
   if (p == 1) return 0;
   if (mine.name == "circulant") return mine.n - 1 + q;
   if (op == Collective::allreduce && mine.name == "doubling") return model::doubling_allreduce_rounds(p);
-  // Recursive halving, then doubling: the doubling plan's rounds twice.
-  if (op == Collective::allreduce && mine.name == "rabenseifner") return 2 * model::doubling_allreduce_rounds(p);
+  // Vector halving, then doubling, the fold inside the first round: 2q.
+  if (op == Collective::allreduce && mine.name == "rabenseifner") return 2 * q;
   if (mine.name == "pipeline") return -1;
   if (mine.name == "shift" || mine.name == "direct") return p - 1;
   if (mine.name == "two_phase") return 2 * (p - 1);

@@ -150,28 +150,6 @@ std::int64_t doubling_elements(std::span<const Segment> groups) {
   return sum + fold + unfold;
 }
 
-std::int64_t split_doubling_elements(std::int64_t count, rank_t p) {
-  if (p <= 1) return 0;
-  int f = 0;
-  while ((rank_t{2} << f) <= p) ++f;
-  const rank_t l = p - (rank_t{1} << f);
-  const std::int64_t base = count / p;
-  const std::int64_t rem = count % p;
-  const auto size = [&](std::int64_t g) { return base + (g < rem ? 1 : 0); };
-  // Round k's largest message is the first aligned range of 2^k virtual
-  // ranks: it holds the most groups (the folded pairs come first) and the
-  // larger ones (split puts the count % p larger groups first).
-  std::int64_t sum = 0;
-  for (int k = 0; k < f; ++k) {
-    const std::int64_t groups = (std::int64_t{1} << k) + std::min<std::int64_t>(std::int64_t{1} << k, l);
-    sum += groups * base + std::min(groups, rem);
-  }
-  // Fold: the largest odd group, rank 1's; unfold: all but the smallest
-  // odd group, rank 2l-1's.
-  if (l > 0) sum += size(1) + count - size(2 * l - 1);
-  return sum;
-}
-
 std::unique_ptr<RankPlan> make_allgather_doubling(const PlanContext& ctx, rank_t rank) {
   if (ctx.layout == nullptr || ctx.layout->data_groups() != ctx.spec.p)
     throw Error(Errc::internal, "allgather needs a layout with one group per rank");

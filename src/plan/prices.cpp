@@ -99,9 +99,14 @@ Price allreduce_circulant(const Shape& s, std::int64_t blocks, const AlphaBeta& 
   return {2 * phase.time, 2 * phase.rounds, phase.blocks};
 }
 
-Price allreduce_rabenseifner(const Shape& s, std::int64_t blocks, const AlphaBeta& ab) {
-  const Price phase = all_broadcast_doubling(s, blocks, ab);
-  return {2 * phase.time, 2 * phase.rounds, 1};
+Price allreduce_rabenseifner(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  // Two phases of q rounds; each moves rabenseifner_elements() (s.doubling)
+  // or, unknown, at most the whole vector in the fold and all of it but the
+  // smallest group in the halving rounds.
+  const bool pow2 = (s.p & (s.p - 1)) == 0;
+  const std::int64_t bytes = s.doubling >= 0 ? s.doubling : (pow2 ? 0 : s.m) + s.m - s.smallest;
+  return {2 * (s.q * ab.alpha + ab.beta * static_cast<double>(bytes)), 2 * s.q, 1};
 }
 
 Price whole_vector_rounds(const Shape& s, std::int64_t, const AlphaBeta& ab) {

@@ -9,24 +9,13 @@
 // reversal), so at p = 2^f the rounds and the volume are those of the
 // circulant reduce-scatter at n = 1, with partners close in rank in the
 // early rounds; listed first in the registry, it wins that tie.
-//
-// allreduce_rabenseifner: this reduce-scatter, then the doubling allgather
-// of the reduced groups (Rabenseifner's allreduce), 2(q + [p not a power of
-// two]) rounds. Each group is reduced once, at its owner, and then copied:
-// every rank receives the same bits. At p = 2^f it ties with
-// allreduce_circulant at n = 1 in rounds and volume and, listed first, wins.
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/plan/reversed.hpp"
-#include "optcoll/plan/sequence.hpp"
 
 namespace optcoll::plan {
 
 std::unique_ptr<RankPlan> make_reduce_scatter_halving(const PlanContext& ctx, rank_t rank) {
   return std::make_unique<ReversedPlan>(make_allgather_doubling(ctx, rank), Action::combine_before);
-}
-
-std::unique_ptr<RankPlan> make_allreduce_rabenseifner(const PlanContext& ctx, rank_t rank) {
-  return std::make_unique<SequencePlan>(make_reduce_scatter_halving(ctx, rank), make_allgather_doubling(ctx, rank));
 }
 
 }  // namespace optcoll::plan

@@ -123,15 +123,16 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .summary =
          "rank-ordered binomial reduction to rank 0, then binomial scatter, any operator, 2 ceil(log2 p) rounds"},
     // Before the circulant plan, as allgather/doubling: the tie at p a power
-    // of two and n = 1 goes to partners close in rank (under SMPI, fat
-    // tree, p = 1024, 1 MiB: docs/smpi.md).
+    // of two and n = 1 goes to partners close in rank, the closest for the
+    // largest messages (under SMPI, fat trees, p = 256 and 1024, 1 MiB:
+    // docs/smpi.md).
     {.op = C::allreduce,
      .name = "rabenseifner",
      .needs_commutative = true,
      .make = &make_allreduce_rabenseifner,
      .price = &prices::allreduce_rabenseifner,
-     .summary = "recursive halving reduce-scatter then recursive doubling allgather in rank order, "
-                "2q rounds (2(q+1) unless p is a power of two)"},
+     .summary = "reduce-scatter by vector halving with distance doubling, then the allgather back, "
+                "2q rounds (the whole vector folds in unless p is a power of two)"},
     {.op = C::allreduce,
      .name = "circulant",
      .needs_commutative = true,

@@ -173,7 +173,7 @@ plan::Shape shape_of(const Call& c) {
       s.largest = per_group * es;
       s.smallest = c.count / c.p * es;
       s.max_blocks = std::max<std::int64_t>(per_group, 1);
-      s.doubling = plan::split_doubling_elements(c.count, c.p) * es;
+      s.doubling = plan::rabenseifner_elements(c.count, c.p) * es;
       break;
     }
     case Collective::allgather:

@@ -214,23 +214,6 @@ TEST(Decide, AllgatherDoublingFromTheGroups) {
   EXPECT_EQ(decide(c, {}, machine).algorithm->name, "halving");
 }
 
-// The Allreduce's groups (BlockLayout::split): the closed form against
-// the O(p) volume of the explicit groups, for every p to 70 and counts
-// below, at and around multiples of p.
-TEST(Decide, SplitDoublingVolumeMatchesTheGroups) {
-  for (rank_t p = 1; p <= 70; ++p) {
-    for (const std::int64_t count : {std::int64_t{0}, std::int64_t{1}, std::int64_t{p} - 1, std::int64_t{p},
-                                     std::int64_t{p} + 1, 3 * std::int64_t{p} + p / 2, 1000 * std::int64_t{p} + 7}) {
-      if (count < 0) continue;
-      const plan::BlockLayout lay = plan::BlockLayout::split(count, p, 1);
-      std::vector<plan::Segment> groups;
-      for (rank_t g = 0; g < p; ++g) groups.push_back(lay.group(g));
-      EXPECT_EQ(plan::split_doubling_elements(count, p), plan::doubling_elements(groups))
-          << "p=" << p << " count=" << count;
-    }
-  }
-}
-
 // Allreduce of a long vector whose count p does not divide: at a power of
 // two recursive halving and doubling, priced with its exact volume, ties
 // the circulant plan in rounds and wins on bytes or registry order, on a

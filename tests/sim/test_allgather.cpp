@@ -90,17 +90,31 @@ void check(Collective op, plan::PlanFactory make, rank_t p, std::int64_t n, Dist
   const bool idle = p == 1 || lay.nonempty_groups().empty();
   const std::int64_t phase = idle ? 0 : n - 1 + q;
   if (make == &plan::make_allreduce_rabenseifner) {
-    // Halving, then doubling over the layout's groups (count / p elements
-    // each): twice the doubling all-broadcast's rounds and volume. With an
-    // empty group a round can be empty: the simulator charges it no alpha.
-    const bool pow2 = (p & (p - 1)) == 0;
-    EXPECT_EQ(r.rounds, idle ? 0 : 2 * (q + (pow2 ? 0 : 1))) << at;
-    std::vector<Segment> own;
-    for (rank_t j = 0; j < p; ++j) own.push_back(lay.group(j));
-    if (total >= p * n) {
+    // Vector halving, then doubling over the layout's groups, 2q rounds.
+    // Each phase's volume, by brute force over the P = 2^f positions of one
+    // or two groups (the first p - P hold two): per round the largest
+    // aligned range of the round's width, plus the whole vector folded in.
+    EXPECT_EQ(r.rounds, idle ? 0 : 2 * q) << at;
+    {
+      rank_t big = 1;
+      while (big * 2 <= p) big *= 2;
+      const rank_t l = p - big;
+      const auto first = [&](rank_t j) { return j + std::min(j, l); };
+      std::int64_t phase_elements = l > 0 ? total : 0;
+      for (rank_t w = 1; w < big; w *= 2) {
+        std::int64_t largest = 0;
+        for (rank_t a = 0; a < big; a += w) {
+          std::int64_t sum = 0;
+          for (rank_t g = first(a); g < first(a + w); ++g) sum += lay.group(g).count;
+          largest = std::max(largest, sum);
+        }
+        phase_elements += largest;
+      }
+      EXPECT_EQ(plan::rabenseifner_elements(total, p), p == 1 ? 0 : phase_elements) << at;
+      if (total < p * n) return;  // an empty round costs no alpha in the simulator
       const model::AlphaBeta ab;
       const double expected =
-          static_cast<double>(r.rounds) * ab.alpha + ab.beta * static_cast<double>(2 * plan::doubling_elements(own));
+          static_cast<double>(r.rounds) * ab.alpha + ab.beta * static_cast<double>(2 * phase_elements);
       EXPECT_NEAR(r.alpha_beta_time, expected, 1e-15 + 1e-12 * expected) << at;
     }
     return;

@@ -139,7 +139,8 @@ struct Shape {
   std::int64_t max_blocks = 1;
   // The doubling all-broadcast's bytes: its rounds' largest messages,
   // summed (doubling_elements() of the groups, times the element size);
-  // -1: unknown, bounded from largest and smallest.
+  // -1: unknown, bounded from largest and smallest. Allreduce: one phase
+  // of Rabenseifner's plan (rabenseifner_elements()).
   std::int64_t doubling = -1;
 };
 
@@ -214,14 +215,16 @@ std::unique_ptr<RankPlan> make_allgather_doubling(const PlanContext& ctx, rank_t
 // rounds (alpha-beta: its time is rounds alpha + beta elem_size this).
 // O(p) time and memory.
 std::int64_t doubling_elements(std::span<const Segment> groups);
-// The same for BlockLayout::split(count, p, n) (the Allreduce's groups),
-// in O(log p).
-std::int64_t split_doubling_elements(std::int64_t count, rank_t p);
 std::unique_ptr<RankPlan> make_reduce_scatter_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_halving(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_scatter_ordered(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_rabenseifner(const PlanContext& ctx, rank_t rank);
+// The elements on the critical path of one phase of
+// make_allreduce_rabenseifner for BlockLayout::split(count, p, n) (the
+// Allreduce's groups): its reduce-scatter rounds' largest messages, summed
+// (the allgather moves the same). O(log p).
+std::int64_t rabenseifner_elements(std::int64_t count, rank_t p);
 std::unique_ptr<RankPlan> make_allreduce_dissemination(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_bruck(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_allreduce_ordered(const PlanContext& ctx, rank_t rank);
