@@ -101,7 +101,8 @@ void PreparedPlan::start() {
     if (!parts_.empty()) ex.set_parts(parts_);
     // The first run compiles the plan; so does the first run with other
     // settings (an in-place call after one that was not).
-    const plan::CompileOptions options{buffers_.init != nullptr, spec_.commutative, buffers_.complete, boundaries_};
+    const plan::CompileOptions options{buffers_.init != nullptr, spec_.commutative, buffers_.complete, boundaries_,
+                                       algorithm_ != nullptr && algorithm_->final_messages};
     if (!compiled_ok_ || !compiled_.compiled_for(options)) {
       compiled_ok_ = false;
       plan::compile(*plan_, options, compiled_);

@@ -3,6 +3,7 @@
 // untouched-block bookkeeping of the initial content.
 #include <algorithm>
 #include <climits>
+#include <vector>
 
 #include "optcoll/error.hpp"
 #include "optcoll/plan/compiled.hpp"
@@ -26,6 +27,7 @@ class Compiler final : public Executor {
     c.with_initial = o.with_initial;
     c.commutative = o.commutative;
     c.complete = o.complete;
+    c.final_messages = o.final_messages;
     c.boundaries.assign(o.boundaries.begin(), o.boundaries.end());
     if (o.with_initial) fresh_.assign(static_cast<std::size_t>(layout.data_groups() * layout.blocks_per_group()), 1);
   }
@@ -206,12 +208,51 @@ class Compiler final : public Executor {
   Segment first_touch_seg_;
 };
 
+// Compiled::independent for c's entries.
+bool rounds_independent(const Compiled& c) {
+  if (c.rounds() < 2) return false;
+  thread_local std::vector<Segment> writes, reads;  // their capacity stays: a recompile allocates nothing
+  writes.clear();
+  reads.clear();
+  for (const Compiled::Entry& e : c.entries) {
+    if (e.segs != 1) return false;
+    switch (e.kind) {
+      case Kind::send:
+        reads.push_back({e.at, e.count});
+        break;
+      case Kind::recv:
+        writes.push_back({e.at, e.count});
+        break;
+      case Kind::local:
+        if (e.action != Action::copy) return false;
+        reads.push_back({e.from, e.count});
+        writes.push_back({e.at, e.count});
+        break;
+      default:
+        return false;
+    }
+  }
+  const auto by_offset = [](const Segment& a, const Segment& b) { return a.offset < b.offset; };
+  std::sort(writes.begin(), writes.end(), by_offset);
+  for (std::size_t k = 1; k < writes.size(); ++k)
+    if (writes[k - 1].offset + writes[k - 1].count > writes[k].offset) return false;
+  // The first write ending after a read starts is the only one that can
+  // overlap it (the writes are disjoint and sorted).
+  for (const Segment& r : reads) {
+    const auto w = std::upper_bound(writes.begin(), writes.end(), r.offset,
+                                    [](std::int64_t at, const Segment& s) { return at < s.offset + s.count; });
+    if (w != writes.end() && w->offset < r.offset + r.count) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c) {
   Compiler compiler(plan.layout(), options, c);
   run(plan, compiler);
   compiler.finish();
+  c.independent = options.final_messages && rounds_independent(c);
 }
 
 Compiled compile(const RankPlan& plan, const CompileOptions& options) {

@@ -115,6 +115,45 @@ TEST(Compile, SegmentsSplitAtBoundariesAndMerged) {
   EXPECT_EQ(merged.entries[0].count, 8);
 }
 
+// Independent rounds (the executor's window): compiled for a plan of final
+// messages, every message straight in or out, and no element written by
+// one entry and read or written by another. 10 elements in 5 blocks of 2.
+TEST(Compile, IndependentOnlyWhenNoEntryTouchesAnothersElements) {
+  const auto plan = [](std::vector<Step> steps) { return Steps(BlockLayout(10, 5), std::move(steps)); };
+  const auto compile = [](const RankPlan& p, CompileOptions o = {.final_messages = true}) {
+    return plan::compile(p, o);
+  };
+  const auto round = [](std::int64_t send, std::int64_t recv) {
+    Step s;
+    s.send_block(1, send);
+    s.recv_block(1, recv, Action::copy);
+    return s;
+  };
+  const auto with_copy = [](Step s, std::int64_t from, std::int64_t to) {
+    s.local.push_back({{from, 1}, {to, 1}, Action::copy});
+    return s;
+  };
+  // Sends blocks 0 and 1, receives into 2 and 3: independent; also with a
+  // copy of block 0 (read twice) into block 4.
+  EXPECT_TRUE(compile(plan({round(0, 2), round(1, 3)})).independent);
+  EXPECT_FALSE(compile(plan({round(0, 2), round(1, 3)}), {}).independent);  // not a plan of final messages
+  EXPECT_TRUE(compile(plan({round(0, 2), with_copy(round(1, 3), 0, 4)})).independent);
+  // Round 1 sends what round 0 received.
+  EXPECT_FALSE(compile(plan({round(0, 2), round(2, 3)})).independent);
+  // Both rounds receive into block 2.
+  EXPECT_FALSE(compile(plan({round(0, 2), round(1, 2)})).independent);
+  // A copy into a block that a message sends, or out of one a message
+  // receives.
+  EXPECT_FALSE(compile(plan({round(0, 2), with_copy(round(1, 3), 4, 0)})).independent);
+  EXPECT_FALSE(compile(plan({round(0, 2), with_copy(round(1, 3), 2, 4)})).independent);
+  // A combining receive, or a single round, is never independent.
+  Step combine;
+  combine.send_block(1, 1);
+  combine.recv_block(1, 3, Action::combine_after);
+  EXPECT_FALSE(compile(plan({round(0, 2), combine})).independent);
+  EXPECT_FALSE(compile(plan({round(0, 2)})).independent);
+}
+
 TEST(Compile, ContractErrors) {
   Step bad_run;
   bad_run.send_to = 1;

@@ -211,5 +211,41 @@ TEST(CompiledPlans, EveryExchangeAsItsPlan) {
   }
 }
 
+// The executor's window: every plan of final messages (the exchanges'
+// shift schedule) compiles to independent rounds at every rank; Bruck's
+// Alltoall, which forwards what it received, does not (except at p = 3,
+// where it forwards nothing), and neither does a broadcast root, whose
+// rounds touch nothing of each other but feed the tree: its plan is not
+// one of final messages.
+TEST(CompiledPlans, FinalMessagesCompileToIndependentRounds) {
+  const plan::CompileOptions final_messages{.final_messages = true};
+  for (rank_t p : {3, 5, 8, 9}) {
+    for (const plan::AlgorithmInfo& a : plan::algorithms()) {
+      if (!plan::is_exchange(a.op) || (!a.final_messages && a.name != "bruck")) continue;
+      std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p), 3);
+      if (a.op != Collective::alltoall)
+        for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<std::int64_t>(k % 4);
+      const auto layouts = plan::exchange_layouts(a.op, p, counts);
+      plan::PlanSpec spec;
+      spec.op = a.op;
+      spec.p = p;
+      const schedule::Circulant g(p);
+      plan::PlanContext ctx{spec, &g};
+      ctx.rank_layouts = layouts.data();
+      for (rank_t r = 0; r < p; ++r) {
+        // Bruck's round k sends the positions with bit k set; from p = 4
+        // on, position 3 arrives in round 0 and leaves in round 1.
+        EXPECT_EQ(plan::compile(*a.make(ctx, r), final_messages).independent, a.final_messages || p == 3)
+            << plan::to_string(a.op) << "/" << a.name << " p=" << p << " rank " << r;
+      }
+    }
+    const plan::PlanSpec bcast{Collective::bcast, p, 0, 4 * p, 4, true, true};
+    const plan::PlanSetup setup(bcast);
+    const plan::AlgorithmInfo& circulant = *plan::find_algorithm(Collective::bcast, "circulant");
+    EXPECT_FALSE(circulant.final_messages);
+    EXPECT_FALSE(plan::compile(*circulant.make(setup.context(), 0), {}).independent) << "bcast root, p=" << p;
+  }
+}
+
 }  // namespace
 }  // namespace optcoll

@@ -173,6 +173,14 @@ struct AlgorithmInfo {
   // Its rounds pair ranks r +- skip of the circulant graph: the MPI layer
   // renumbers its ranks for locality when asked (plan/locality.hpp).
   bool locality_order = false;
+  // Every message is a final delivery: no rank sends on what it received
+  // (the exchanges' shift schedule). Then the MPI executor may have a
+  // rank's rounds in flight together where its compiled plan allows
+  // (CompileOptions::final_messages, Compiled::independent). Not for a
+  // plan whose receivers forward: a broadcast root's rounds touch nothing
+  // of each other, but in flight together they share its link and delay
+  // the tree behind each message.
+  bool final_messages = false;
   PlanFactory make = nullptr;
   // nullptr: not priced in the alpha-beta model (logp_tree: LogGP, by
   // simulation, select/select.hpp).

@@ -49,6 +49,9 @@ struct CompileOptions {
   // Elements where the caller's buffer changes memory area (ascending, each
   // in (0, data_extent)): no segment crosses one.
   std::span<const std::int64_t> boundaries{};
+  // The plan's messages are all final deliveries (AlgorithmInfo::
+  // final_messages): Compiled::independent may be set.
+  bool final_messages = false;
 };
 
 struct Compiled {
@@ -81,10 +84,18 @@ struct Compiled {
   std::int64_t largest = 0;  // elements of the largest message
   std::int64_t data_extent = 0;
   std::int64_t extent = 0;  // the layout's: elements beyond data_extent are scratch
+  // Whether its rounds may all be in flight at once: compiled with
+  // final_messages, every message one segment moved straight out of or
+  // into the buffer, every other entry a local copy, and no entry writes
+  // elements that another reads or writes (the shift schedule of an
+  // exchange: each round sends its own send piece and receives into its
+  // own receive piece). compile() checks it from the entries, O(E log E).
+  bool independent = false;
   // The options it was compiled with.
   bool with_initial = false;
   bool commutative = true;
   bool complete = true;
+  bool final_messages = false;
   std::vector<std::int64_t> boundaries;
 
   std::int64_t rounds() const noexcept { return static_cast<std::int64_t>(round_end.size()); }
@@ -100,7 +111,9 @@ struct Compiled {
   static constexpr bool is_send(Kind k) noexcept { return k == Kind::send || k == Kind::send_initial; }
   // Whether this was compiled with these options.
   bool compiled_for(const CompileOptions& o) const noexcept {
-    if (with_initial != o.with_initial || boundaries.size() != o.boundaries.size()) return false;
+    if (with_initial != o.with_initial || final_messages != o.final_messages ||
+        boundaries.size() != o.boundaries.size())
+      return false;
     if (with_initial && (commutative != o.commutative || complete != o.complete)) return false;
     for (std::size_t k = 0; k < boundaries.size(); ++k)
       if (boundaries[k] != o.boundaries[k]) return false;
