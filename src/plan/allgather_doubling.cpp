@@ -32,35 +32,28 @@
 #include <utility>
 #include <vector>
 
+#include "fold.hpp"
 #include "optcoll/error.hpp"
 #include "optcoll/plan/algorithms.hpp"
 
 namespace optcoll::plan {
 namespace {
 
-class AllgatherDoubling final : public RankPlan {
+class AllgatherDoubling final : public FoldedPlan {
  public:
-  AllgatherDoubling(const PlanContext& ctx, rank_t rank)
-      : lay_(*ctx.layout), p_(ctx.spec.p), r_(rank), n_(lay_.blocks_per_group()) {
-    while ((rank_t{2} << f_) <= p_) ++f_;
-    l_ = p_ - (rank_t{1} << f_);
-    if (p_ > 1 && !lay_.nonempty_groups().empty()) rounds_ = f_ + (l_ > 0 ? 2 : 0);
-  }
-
-  std::int64_t rounds() const noexcept override { return rounds_; }
-  const BlockLayout& layout() const noexcept override { return lay_; }
+  AllgatherDoubling(const PlanContext& ctx, rank_t rank) : FoldedPlan(ctx, rank, 2) {}
 
   void step(std::int64_t i, Step& out) const override {
-    const bool paired = r_ < 2 * l_;
-    const bool odd = paired && r_ % 2 == 1;
-    if (l_ > 0 && i == 0) {  // fold: 2i+1's group to 2i
+    const bool paired = fold_.paired(r_);
+    const bool odd = fold_.odd(r_);
+    if (fold_.l > 0 && i == 0) {  // fold: 2i+1's group to 2i
       if (odd)
         send(out, r_ - 1, r_, r_ + 1);
       else if (paired)
         recv(out, r_ + 1, r_ + 1, r_ + 2);
       return;
     }
-    if (l_ > 0 && i == rounds_ - 1) {  // unfold: every group but 2i+1's to 2i+1
+    if (fold_.l > 0 && i == rounds_ - 1) {  // unfold: every group but 2i+1's to 2i+1
       if (!paired) return;
       const rank_t odd_rank = odd ? r_ : r_ + 1;
       for (const auto& [lo, hi] : {std::pair{rank_t{0}, odd_rank}, std::pair{odd_rank + 1, p_}}) {
@@ -72,51 +65,27 @@ class AllgatherDoubling final : public RankPlan {
       return;
     }
     if (odd) return;  // represented by r - 1 while doubling
-    const std::int64_t k = l_ > 0 ? i - 1 : i;
-    const rank_t v = paired ? r_ / 2 : r_ - l_;
+    const std::int64_t k = fold_.l > 0 ? i - 1 : i;
+    const rank_t v = fold_.virtual_of(r_);
     const rank_t partner = v ^ (rank_t{1} << k);
-    const rank_t peer = first(partner);
+    const rank_t peer = fold_.first(partner);
     const rank_t mask = ~((rank_t{1} << k) - 1);
     const rank_t mine = v & mask;
     const rank_t theirs = partner & mask;
-    send(out, peer, first(mine), first(mine + (rank_t{1} << k)));
-    recv(out, peer, first(theirs), first(theirs + (rank_t{1} << k)));
+    send(out, peer, fold_.first(mine), fold_.first(mine + (rank_t{1} << k)));
+    recv(out, peer, fold_.first(theirs), fold_.first(theirs + (rank_t{1} << k)));
   }
 
  private:
-  // The first rank of virtual rank v (v = 2^f: p).
-  rank_t first(rank_t v) const noexcept { return v < l_ ? 2 * v : v + l_; }
-  // The groups of ranks [lo, hi) that hold data, as runs of blocks: one run
-  // from the first to the last when the layout is dense, else one per
-  // group (BlockLayout::valid). O(log p + runs).
-  bool add_runs(std::vector<BlockRun>& out, rank_t lo, rank_t hi) const {
-    const std::vector<std::int64_t>& g = lay_.nonempty_groups();
-    const auto a = std::lower_bound(g.begin(), g.end(), lo);
-    const auto b = std::lower_bound(a, g.end(), hi);
-    if (a == b) return false;
-    if (lay_.dense()) {
-      out.push_back({*a * n_, (*(b - 1) - *a + 1) * n_});
-    } else {
-      for (auto j = a; j != b; ++j) out.push_back({*j * n_, n_});
-    }
-    return true;
-  }
+  // The groups of ranks [lo, hi) that hold data (add_group_runs).
   void send(Step& out, rank_t to, rank_t lo, rank_t hi) const {
-    if (add_runs(out.send, lo, hi)) out.send_to = to;
+    if (add_group_runs(lay_, lo, hi, out.send)) out.send_to = to;
   }
   void recv(Step& out, rank_t from, rank_t lo, rank_t hi) const {
-    if (!add_runs(out.recv, lo, hi)) return;
+    if (!add_group_runs(lay_, lo, hi, out.recv)) return;
     out.recv_from = from;
     out.on_recv = Action::copy;
   }
-
-  const BlockLayout& lay_;
-  rank_t p_;
-  rank_t r_;
-  std::int64_t n_;
-  int f_ = 0;
-  rank_t l_ = 0;
-  std::int64_t rounds_ = 0;
 };
 
 }  // namespace
@@ -124,9 +93,9 @@ class AllgatherDoubling final : public RankPlan {
 std::int64_t doubling_elements(std::span<const Segment> groups) {
   const auto p = static_cast<rank_t>(groups.size());
   if (p <= 1) return 0;
-  int f = 0;
-  while ((rank_t{2} << f) <= p) ++f;
-  const rank_t l = p - (rank_t{1} << f);
+  const Fold folded(p);
+  const int f = folded.f;
+  const rank_t l = folded.l;
   const auto g = [&](rank_t r) { return groups[static_cast<std::size_t>(r)].count; };
   std::int64_t total = 0;
   for (rank_t r = 0; r < p; ++r) total += g(r);

@@ -33,8 +33,8 @@
 // an aligned range of P / 2^k positions; the fold moves the whole vector.
 #include <algorithm>
 #include <memory>
-#include <vector>
 
+#include "fold.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/plan/reversed.hpp"
 #include "optcoll/plan/sequence.hpp"
@@ -42,87 +42,53 @@
 namespace optcoll::plan {
 namespace {
 
-class ButterflyAllgather final : public RankPlan {
+class ButterflyAllgather final : public FoldedPlan {
  public:
-  ButterflyAllgather(const PlanContext& ctx, rank_t rank)
-      : lay_(*ctx.layout), p_(ctx.spec.p), r_(rank), n_(lay_.blocks_per_group()) {
-    while ((rank_t{2} << f_) <= p_) ++f_;
-    l_ = p_ - (rank_t{1} << f_);
-    if (p_ > 1 && !lay_.nonempty_groups().empty()) rounds_ = f_ + (l_ > 0 ? 1 : 0);
-  }
-
-  std::int64_t rounds() const noexcept override { return rounds_; }
-  const BlockLayout& layout() const noexcept override { return lay_; }
+  ButterflyAllgather(const PlanContext& ctx, rank_t rank) : FoldedPlan(ctx, rank, 1) {}
 
   void step(std::int64_t i, Step& out) const override {
-    const bool paired = r_ < 2 * l_;
-    const bool odd = paired && r_ % 2 == 1;
-    if (i == f_) {  // unfold: every group from 2i to 2i+1
-      if (odd)
-        move(out.recv, out.recv_from, r_ - 1, 0, p_);
-      else if (paired)
-        move(out.send, out.send_to, r_ + 1, 0, p_);
-      out.on_recv = Action::copy;
+    out.on_recv = Action::copy;
+    if (i == fold_.f) {  // unfold: every group from 2i to 2i+1
+      if (fold_.odd(r_)) {
+        if (add_group_runs(lay_, 0, p_, out.recv)) out.recv_from = r_ - 1;
+      } else if (fold_.paired(r_)) {
+        if (add_group_runs(lay_, 0, p_, out.send)) out.send_to = r_ + 1;
+      }
       return;
     }
-    if (odd) return;  // represented by r - 1
-    const rank_t v = paired ? r_ / 2 : r_ - l_;
-    const rank_t partner = v ^ (rank_t{1} << (f_ - 1 - i));
+    if (fold_.odd(r_)) return;  // represented by r - 1
+    const rank_t v = fold_.virtual_of(r_);
+    const rank_t peer = fold_.first(v ^ (rank_t{1} << (fold_.f - 1 - i)));
     const rank_t width = rank_t{1} << i;
     const rank_t mine = reversed(v) & ~(width - 1);
     const rank_t theirs = mine ^ width;
-    const rank_t peer = partner < l_ ? 2 * partner : partner + l_;
-    move(out.send, out.send_to, peer, group(mine), group(mine + width));
-    move(out.recv, out.recv_from, peer, group(theirs), group(theirs + width));
-    out.on_recv = Action::copy;
+    if (add_group_runs(lay_, group(mine), group(mine + width), out.send)) out.send_to = peer;
+    if (add_group_runs(lay_, group(theirs), group(theirs + width), out.recv)) out.recv_from = peer;
   }
 
  private:
   rank_t reversed(rank_t v) const noexcept {
     rank_t out = 0;
-    for (int b = 0; b < f_; ++b) out |= ((v >> b) & 1) << (f_ - 1 - b);
+    for (int b = 0; b < fold_.f; ++b) out |= ((v >> b) & 1) << (fold_.f - 1 - b);
     return out;
   }
   // The first group of position j (j = P: p).
-  rank_t group(rank_t j) const noexcept { return j + std::min(j, l_); }
-  // The non-empty groups of [lo, hi) as runs of blocks (one run when the
-  // layout is dense), and the peer when there is any.
-  void move(std::vector<BlockRun>& runs, rank_t& who, rank_t peer, rank_t lo, rank_t hi) const {
-    const std::vector<std::int64_t>& g = lay_.nonempty_groups();
-    const auto a = std::lower_bound(g.begin(), g.end(), lo);
-    const auto b = std::lower_bound(a, g.end(), hi);
-    if (a == b) return;
-    who = peer;
-    if (lay_.dense()) {
-      runs.push_back({*a * n_, (*(b - 1) - *a + 1) * n_});
-    } else {
-      for (auto j = a; j != b; ++j) runs.push_back({*j * n_, n_});
-    }
-  }
-
-  const BlockLayout& lay_;
-  rank_t p_;
-  rank_t r_;
-  std::int64_t n_;
-  int f_ = 0;
-  rank_t l_ = 0;
-  std::int64_t rounds_ = 0;
+  rank_t group(rank_t j) const noexcept { return j + std::min(j, fold_.l); }
 };
 
 }  // namespace
 
 std::int64_t rabenseifner_elements(std::int64_t count, rank_t p) {
   if (p <= 1) return 0;
-  int f = 0;
-  while ((rank_t{2} << f) <= p) ++f;
-  const rank_t l = p - (rank_t{1} << f);
+  const Fold fold(p);
+  const rank_t l = fold.l;
   const std::int64_t base = count / p;
   const std::int64_t rem = count % p;
   // Each reduce-scatter round's largest message is the first aligned range
   // of its width: split puts the larger groups first, and the first l
   // positions hold two groups.
   std::int64_t sum = l > 0 ? count : 0;
-  for (rank_t w = 1; w < (rank_t{1} << f); w *= 2) {
+  for (rank_t w = 1; w < (rank_t{1} << fold.f); w *= 2) {
     const std::int64_t groups = w + std::min(w, l);
     sum += groups * base + std::min(groups, rem);
   }

@@ -191,21 +191,32 @@ TEST(CompiledPlans, EveryRegistryAlgorithmAsItsPlan) {
   }
 }
 
+// An exchange at p ranks and every rank's layout: `regular` units per
+// message for Alltoall, k mod 4 for the others (irregular, some empty).
+struct Exchange {
+  Exchange(Collective op, rank_t p, std::int64_t regular) : g(p) {
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p), regular);
+    if (op != Collective::alltoall)
+      for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<std::int64_t>(k % 4);
+    layouts = plan::exchange_layouts(op, p, counts);
+    ctx.spec.op = op;
+    ctx.spec.p = p;
+    ctx.graph = &g;
+    ctx.rank_layouts = layouts.data();
+  }
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+  schedule::Circulant g;
+  std::vector<plan::BlockLayout> layouts;
+  plan::PlanContext ctx;
+};
+
 TEST(CompiledPlans, EveryExchangeAsItsPlan) {
   for (const plan::AlgorithmInfo& a : plan::algorithms()) {
     if (!plan::is_exchange(a.op)) continue;
     for (rank_t p : {1, 2, 3, 5, 6, 7, 9}) {
-      std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p), 2);
-      if (a.op != Collective::alltoall)  // irregular, some empty
-        for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<std::int64_t>(k % 4);
-      const auto layouts = plan::exchange_layouts(a.op, p, counts);
-      plan::PlanSpec spec;
-      spec.op = a.op;
-      spec.p = p;
-      const schedule::Circulant g(p);
-      plan::PlanContext ctx{spec, &g};
-      ctx.rank_layouts = layouts.data();
-      check(ctx, a, std::string(plan::to_string(a.op)) + "/" + std::string(a.name) + " p=" + std::to_string(p));
+      const Exchange e(a.op, p, 2);
+      check(e.ctx, a, std::string(plan::to_string(a.op)) + "/" + std::string(a.name) + " p=" + std::to_string(p));
       if (HasFatalFailure()) return;
     }
   }
@@ -222,20 +233,11 @@ TEST(CompiledPlans, FinalMessagesCompileToIndependentRounds) {
   for (rank_t p : {3, 5, 8, 9}) {
     for (const plan::AlgorithmInfo& a : plan::algorithms()) {
       if (!plan::is_exchange(a.op) || (!a.final_messages && a.name != "bruck")) continue;
-      std::vector<std::int64_t> counts(static_cast<std::size_t>(p * p), 3);
-      if (a.op != Collective::alltoall)
-        for (std::size_t k = 0; k < counts.size(); ++k) counts[k] = static_cast<std::int64_t>(k % 4);
-      const auto layouts = plan::exchange_layouts(a.op, p, counts);
-      plan::PlanSpec spec;
-      spec.op = a.op;
-      spec.p = p;
-      const schedule::Circulant g(p);
-      plan::PlanContext ctx{spec, &g};
-      ctx.rank_layouts = layouts.data();
+      const Exchange e(a.op, p, 3);
       for (rank_t r = 0; r < p; ++r) {
         // Bruck's round k sends the positions with bit k set; from p = 4
         // on, position 3 arrives in round 0 and leaves in round 1.
-        EXPECT_EQ(plan::compile(*a.make(ctx, r), final_messages).independent, a.final_messages || p == 3)
+        EXPECT_EQ(plan::compile(*a.make(e.ctx, r), final_messages).independent, a.final_messages || p == 3)
             << plan::to_string(a.op) << "/" << a.name << " p=" << p << " rank " << r;
       }
     }
