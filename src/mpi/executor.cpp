@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "mpi/executor.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
@@ -33,18 +34,23 @@ void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
   if (requests.empty()) return;
   const int n = static_cast<int>(requests.size());
   int done = 0;
-  if (mode == WaitMode::block) {
-    // Small sends are usually complete when posted: Testall finds that
-    // without the progress pass Open MPI's Waitall makes regardless
-    // (about 8000 instructions per call, measured with callgrind).
-    check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-    if (done == 0) check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  // Small sends are usually complete when posted: Testall finds that
+  // without the progress pass Open MPI's Waitall makes regardless
+  // (about 8000 instructions per call, measured with callgrind).
+  check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  if (done != 0) return;
+  // Other requests running: they advance while this waits (another rank
+  // may be waiting for them before it sends what this waits for).
+  const bool others = other_requests_running();
+  if (mode == WaitMode::block && !others) {
+    check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
     return;
   }
   for (int polls = 0;; ++polls) {
+    if (others) progress_requests();
     check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
     if (done != 0) return;
-    if (polls >= spin) {
+    if (mode == WaitMode::poll && polls >= spin) {
       // A zero sleep still gives up the CPU for the timer slack (about
       // 50 us), long enough for the ranks we wait for to run.
       const timespec nap{0, 0};
@@ -73,7 +79,7 @@ void MpiExecutor::part_boundaries(std::span<const Part> parts, std::vector<std::
   for (std::size_t k = 1; k < parts.size(); ++k) out.push_back(parts[k].first);
 }
 
-void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {
+void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool post_first) {
   run_ = &compiled;
   init_ = static_cast<const std::byte*>(init);
   if (compiled.with_initial && init_ == nullptr)
@@ -85,12 +91,19 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init) {
   // The state of a run (a failed one may have left requests behind), so
   // that a bound executor can start again without bind().
   requests_.clear();
+  // A round posts at most one send and one receive of one call each, or
+  // a message in chunks: the first run of a plan reaches the capacity its
+  // later runs need, also when it took the blocking form and a later run
+  // (a request tested) does not.
+  if (requests_.capacity() < 2) requests_.reserve(2);
   deferred_.clear();
   in_.form = Form::none;
   next_round_ = 0;
   next_ = 0;
   round_open_ = false;
-  if (compiled.rounds() > 0) post_next();
+  hold_ = false;
+  held_send_ = held_recv_ = Held{};
+  if (post_first && compiled.rounds() > 0) post_next();
 }
 
 void MpiExecutor::post_next() {
@@ -128,8 +141,33 @@ void MpiExecutor::post(const Entry& e) {
   }
 }
 
+bool MpiExecutor::hold(bool is_send, int peer, std::byte* buf, std::int64_t elements) {
+  if (!hold_ || elements > cfg_.chunk) return false;
+  (is_send ? held_send_ : held_recv_) = Held{buf, static_cast<int>(elements), peer};
+  return true;
+}
+
+void MpiExecutor::run_held() {
+  const MPI_Datatype t = cfg_.type.type;
+  const Held s = std::exchange(held_send_, Held{});
+  const Held r = std::exchange(held_recv_, Held{});
+  if (s.peer >= 0 && r.peer >= 0) {
+    check(PMPI_Sendrecv(s.buf, s.count, t, s.peer, cfg_.tag, r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm,
+                        MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+  } else if (s.peer >= 0) {
+    check(PMPI_Send(s.buf, s.count, t, s.peer, cfg_.tag, cfg_.comm), "MPI_Send");
+  } else if (r.peer >= 0) {
+    check(PMPI_Recv(r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm, MPI_STATUS_IGNORE), "MPI_Recv");
+  }
+}
+
 void MpiExecutor::close_round() {
   round_open_ = false;
+  if (hold_) {
+    hold_ = false;
+    run_held();  // after the round's other messages are posted
+  }
   wait_all(requests_, cfg_.wait, cfg_.spin);
   requests_.clear();
   const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_ - 1)];
@@ -157,7 +195,9 @@ void MpiExecutor::end_run() {
 void MpiExecutor::complete() {
   if (run_ == nullptr) return;  // progress() finished the run
   if (round_open_) close_round();
+  const bool hold = cfg_.wait == WaitMode::block && !run_->independent && !other_requests_running();
   while (next_round_ < run_->rounds()) {
+    hold_ = hold;
     post_next();
     close_round();
   }
@@ -203,7 +243,7 @@ bool MpiExecutor::progress() {
 
 void MpiExecutor::defer(MPI_Request r, Segment seg, std::int64_t bytes) {
   // A rank per core: completes in its round unless of a middle size on one node (executor.hpp).
-  if (cfg_.wait == WaitMode::block && (!cfg_.one_node || bytes <= kDeferMinBytes || bytes > kDeferBytes)) {
+  if (completes_in_round(bytes)) {
     requests_.push_back(r);
     return;
   }
@@ -239,6 +279,7 @@ void MpiExecutor::complete_deferred(std::span<const Segment> segs, bool all) {
 }
 
 void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int64_t elements) {
+  if (hold(is_send, peer, elem0, elements)) return;
   for (std::int64_t done = 0; done < elements; done += cfg_.chunk) {
     const int c = static_cast<int>(std::min(cfg_.chunk, elements - done));
     std::byte* p = offset(elem0, done * cfg_.type.extent);
@@ -342,6 +383,7 @@ void MpiExecutor::post_send(const Entry& e) {
     const bool initial = e.kind == Kind::send_initial;
     std::byte* from = initial ? const_cast<std::byte*>(init_at(e.at)) : at(e.at);
     if (e.count > cfg_.chunk) return post_typed(true, peer, from, e.count);  // completes in its round
+    if (completes_in_round(e.count * t.size) && hold(true, peer, from, e.count)) return;
     // Completes in the background (see executor.hpp). The initial content
     // is never written, so a send from it conflicts with nothing.
     MPI_Request r = MPI_REQUEST_NULL;
@@ -382,10 +424,7 @@ void MpiExecutor::post_recv(const Entry& e) {
   const bool single = e.segs == 1;
   if (e.kind != Kind::recv_combine && single) {  // recv, recv_initial: straight into the buffer
     m.form = Form::direct;
-    if (e.count > cfg_.chunk) return post_typed(false, peer, at(e.at), e.count);
-    MPI_Request r = MPI_REQUEST_NULL;
-    check(PMPI_Irecv(at(e.at), static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
-    requests_.push_back(r);
+    post_typed(false, peer, at(e.at), e.count);
   } else if (e.kind == Kind::recv && post_indexed(false, peer, m)) {
     m.form = Form::indexed;
   } else if (t.contiguous || single) {

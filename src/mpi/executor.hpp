@@ -63,6 +63,18 @@
 // either end (both know the layout). One-ported: at most one send and one
 // receive per round.
 //
+// Blocking form. The rounds complete() runs (every round of a blocking
+// call, all but round 0 of a request) post a message that is one MPI call
+// of at most chunk elements, straight from / into the buffer or scratch,
+// as PMPI_Send, PMPI_Recv or, with one of each, PMPI_Sendrecv, after the
+// round's other messages are posted: the same matching and completion as
+// the nonblocking calls plus a wait (a round waits for all its messages
+// anyway), without a request, its free list and the Testall / Waitall over
+// it (Open MPI's blocking receive reuses one request, and its send of a few
+// bytes goes out inline). Not while polling, not for sends left to
+// complete in the background, not for independent rounds, and not while
+// other requests are running (a wait must advance them; wait_all()).
+//
 // Independent rounds (Compiled::independent: the shift schedule of
 // Alltoall(v)) are posted kWindowRounds at a time and completed together:
 // no round waits for the one before, so a rank streams its messages back to
@@ -89,7 +101,11 @@ enum class WaitMode : std::uint8_t {
           // (oversubscribed nodes: lets the ranks we wait for run)
 };
 
-// Completes all requests (PMPI_Waitall, or the polling loop). Throws MpiError.
+// Completes all requests (PMPI_Waitall, or the polling loop). While other
+// optcoll requests are running (other_requests_running(), request.hpp) it
+// polls and advances them: MPI lets ranks complete outstanding collectives
+// in any order, so the rank this waits for may itself be waiting for one
+// of them. Throws MpiError.
 void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin);
 
 // Scratch memory, owned by a communicator's cache and reused across rounds
@@ -150,10 +166,12 @@ class MpiExecutor final {
   // buffers must stay valid until the run ends. Throws MpiError when an
   // MPI call fails.
   void run(const plan::Compiled& compiled, const void* init = nullptr) {
-    start(compiled, init);
+    start(compiled, init, false);
     complete();
   }
-  void start(const plan::Compiled& compiled, const void* init);
+  // post_first false: posts nothing (run(): complete() then runs every
+  // round, round 0 in the blocking form too).
+  void start(const plan::Compiled& compiled, const void* init, bool post_first = true);
   // Advances the run as far as it can without blocking: while the open
   // round's messages have completed (one MPI_Testall; in polling mode also
   // the deferred sends it must wait for), finishes that round and posts the
@@ -197,6 +215,18 @@ class MpiExecutor final {
   bool post_indexed(bool is_send, int peer, const Message& m);
   void post_packed(bool is_send, int peer, Message& m);
   int packed_capacity(std::int64_t k, const Message& m);
+  // Whether a send of bytes completes in its round (not left to complete in the background).
+  bool completes_in_round(std::int64_t bytes) const noexcept {
+    return cfg_.wait == WaitMode::block && (!cfg_.one_node || bytes <= kDeferMinBytes || bytes > kDeferBytes);
+  }
+  // A message held for the blocking form: one call of count elements.
+  struct Held {
+    std::byte* buf = nullptr;
+    int count = 0;
+    int peer = -1;  // -1: none held
+  };
+  bool hold(bool is_send, int peer, std::byte* buf, std::int64_t elements);  // true: held
+  void run_held();
   void post_next();    // posts round next_round_ (independent rounds: a window of them)
   void close_round();  // finishes the open round (waits for what is left)
   void end_run();      // after the last round
@@ -241,6 +271,9 @@ class MpiExecutor final {
   bool round_open_ = false;      // a round is posted and not finished
   std::size_t next_ = 0;         // the next entry
   bool round_writes_ = false;    // the open round receives or applies something
+  bool hold_ = false;            // the round being posted takes the blocking form
+  Held held_send_;
+  Held held_recv_;
 };
 
 }  // namespace optcoll::mpi

@@ -93,7 +93,7 @@ bool PreparedPlan::bound_for(const TypeInfo& t, MPI_Op op, const Buffers& b, con
          b.init == buffers_.init && b.complete == buffers_.complete && t == cfg_.type && op == cfg_.op;
 }
 
-void PreparedPlan::start() {
+void PreparedPlan::start(bool post_first) {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
   if (!ready_) {
@@ -111,7 +111,7 @@ void PreparedPlan::start() {
     }
     ready_ = true;  // a request's later starts, and the same blocking call again, go straight to the executor
   }
-  ex.start(compiled_, buffers_.init);
+  ex.start(compiled_, buffers_.init, post_first);
 }
 
 bool PreparedPlan::progress() {

@@ -62,14 +62,15 @@ class PreparedPlan {
   // One run of the bound call: start() posts round 0 and returns (it never
   // waits for other ranks: a request's start), progress() advances it
   // without blocking (true when done), complete() finishes it (at once
-  // after progress() said done). run() = start() + complete(). A bound plan
+  // after progress() said done). run() = start() + complete(), with round
+  // 0 left to complete() too (the executor's blocking form). A bound plan
   // runs any number of times, on an executor that nothing else binds in
   // between (a request's own); only its first start binds the executor.
-  void start();
+  void start(bool post_first = true);
   bool progress();
   void complete();
   void run() {
-    start();
+    start(false);
     complete();
   }
 

@@ -40,6 +40,8 @@ std::atomic<bool> g_running_lock{false};
 std::vector<Persistent*> g_running;
 std::atomic<std::size_t> g_running_count{0};
 thread_local bool t_progressing = false;
+// 1 while this thread's Persistent::wait completes a request in the list.
+thread_local std::size_t t_waiting = 0;
 
 // Invariant (under the list's lock): r->slot is r's index in g_running,
 // or kNoSlot when r is not in it.
@@ -115,6 +117,9 @@ bool Persistent::test() {
   const SpinLock lock(busy);
   if (!active) return true;
   if (failed || (running && advance())) finish_run();
+  // A test advances the other running requests too (MPI_Test's progress
+  // rule): the ranks this one waits for may be waiting for them.
+  if (running) mpi::progress_requests();  // skips this one: `busy` is held
   if (!running) active = false;
   return !active;
 }
@@ -125,11 +130,14 @@ void Persistent::wait() {
   if (failed) finish_run();
   if (running) {
     try {
+      t_waiting = 1;  // running, under `busy`: in the running list
       if (tree != nullptr)
         tree->complete();
       else
         plan->complete();
+      t_waiting = 0;
     } catch (...) {
+      t_waiting = 0;
       running = false;
       active = false;
       delist(this);
@@ -152,6 +160,10 @@ namespace mpi {
 namespace {
 thread_local detail::Persistent* t_capture = nullptr;
 }  // namespace
+
+bool other_requests_running() noexcept {
+  return detail::g_running_count.load(std::memory_order_acquire) > detail::t_waiting;
+}
 
 void progress_requests() noexcept {
   using detail::g_running;

@@ -93,6 +93,10 @@ class Capture {
 // that another thread is testing or waiting for.
 void progress_requests() noexcept;
 
+// Whether requests other than the one this thread is completing (in
+// Persistent::wait) are running: then a blocking wait must advance them.
+bool other_requests_running() noexcept;
+
 // A request of the blocking call `call` (an mpi::*_impl on comm): its
 // checks and selection run now, the plan built into the request; a
 // nonblocking call's request (persistent false) is returned started.

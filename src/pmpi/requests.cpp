@@ -35,6 +35,7 @@
 #include "bytes.hpp"
 #include "mpi/c_api.hpp"
 #include "mpi/datatype.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/optcoll.hpp"
 #include "requests.hpp"
 #include "runtime.hpp"
@@ -218,9 +219,36 @@ namespace rq = optcoll::pmpi::requests;
 
 // ---- Completing and starting requests ----
 
+namespace {
+// A wait for native requests only, while optcoll runs are going: MPI's own
+// wait would not advance them, and the rank it waits for may be waiting
+// for one of them (MPI lets ranks complete collectives in any order). So
+// it tests until done and advances optcoll's runs between tests. With no
+// run going it is MPI's wait.
+bool runs_going() noexcept {
+  return optcoll::mpi::other_requests_running();
+}
+template <class Test>
+int poll_native(Test test) {
+  for (;;) {
+    bool done = false;
+    if (const int rc = test(done); rc != MPI_SUCCESS || done) return rc;
+    optcoll::mpi::progress_requests();
+  }
+}
+}  // namespace
+
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   rq::Entry* e = rq::none() || request == nullptr ? nullptr : rq::find(*request);
-  if (e == nullptr) return PMPI_Wait(request, status);
+  if (e == nullptr && !runs_going()) return PMPI_Wait(request, status);
+  if (e == nullptr) {
+    return poll_native([&](bool& done) {
+      int flag = 0;
+      const int rc = PMPI_Test(request, &flag, status);
+      done = flag != 0;
+      return rc;
+    });
+  }
   const MPI_Request c = *request;
   rq::complete(*e, c);
   const int rc = PMPI_Wait(request, status);
@@ -261,7 +289,15 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
 
 extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   rq::Array a(count, requests);
-  if (!a.any) return PMPI_Waitall(count, requests, statuses);
+  if (!a.any && !runs_going()) return PMPI_Waitall(count, requests, statuses);
+  if (!a.any) {
+    return poll_native([&](bool& done) {
+      int flag = 0;
+      const int rc = PMPI_Testall(count, requests, &flag, statuses);
+      done = flag != 0;
+      return rc;
+    });
+  }
   while (a.advance_all(requests)) {
   }
   std::vector<MPI_Request> before(requests, requests + count);
@@ -324,7 +360,15 @@ extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* f
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   rq::Array a(count, requests);
-  if (!a.any) return PMPI_Waitany(count, requests, index, status);
+  if (!a.any && !runs_going()) return PMPI_Waitany(count, requests, index, status);
+  if (!a.any) {
+    return poll_native([&](bool& done) {
+      int flag = 0;
+      const int rc = PMPI_Testany(count, requests, index, &flag, status);
+      done = flag != 0;  // also when none is active (index MPI_UNDEFINED)
+      return rc;
+    });
+  }
   for (;;) {
     int flag = 0;
     const int rc = testany(a, count, requests, index, &flag, status);
@@ -340,7 +384,14 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   rq::Array a(incount, requests);
-  if (!a.any) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (!a.any && !runs_going()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (!a.any) {
+    return poll_native([&](bool& done) {
+      const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+      done = *outcount != 0;  // MPI_UNDEFINED: none is active
+      return rc;
+    });
+  }
   for (;;) {
     const int rc = testsome(a, incount, requests, outcount, indices, statuses);
     if (rc != MPI_SUCCESS || *outcount != 0) return rc;

@@ -449,6 +449,40 @@ TEST(MpiRequests, ProgressInsideOtherCalls) {
   EXPECT_EQ(data, std::vector<int>(3000, 7));
 }
 
+// MPI lets ranks complete outstanding collectives in different orders, and
+// call a blocking collective while others are outstanding: a wait, or the
+// blocking call's own waiting, must advance the other requests. Even ranks
+// wait for A (a Bcast of several rounds) and then B (an Allreduce), odd
+// ranks B then A; then rank 0 runs a blocking Allreduce before waiting for
+// C (another Bcast), the others after. A wait that only drives its own
+// request hangs here (p >= 3: the plans have more than one round).
+TEST(MpiRequests, RanksMayWaitInDifferentOrders) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  if (p < 3) GTEST_SKIP() << "one round: nothing to wait for in another request";
+  const std::int64_t n = 3000;
+  std::vector<int> a(n, r == 0 ? 5 : -1), c(n, r == 1 ? 9 : -1), x(n, r), b(n, 0);
+  Request ra = ibcast(a.data(), n, MPI_INT, 0, comm, Options{"circulant", 3});
+  Request rb = iallreduce(x.data(), b.data(), n, MPI_INT, MPI_SUM, comm, {});
+  if (r % 2 == 0) {
+    ra.wait();
+    rb.wait();
+  } else {
+    rb.wait();
+    ra.wait();
+  }
+  EXPECT_EQ(a, std::vector<int>(n, 5));
+  EXPECT_EQ(b, std::vector<int>(n, p * (p - 1) / 2));
+  Request rc = ibcast(c.data(), n, MPI_INT, 1, comm, Options{"circulant", 3});
+  std::vector<int> y(4, 1), z(4, 0);
+  if (r == 0) allreduce(y.data(), z.data(), 4, MPI_INT, MPI_SUM, comm);
+  rc.wait();
+  if (r != 0) allreduce(y.data(), z.data(), 4, MPI_INT, MPI_SUM, comm);
+  EXPECT_EQ(c, std::vector<int>(n, 9));
+  EXPECT_EQ(z, std::vector<int>(4, p));
+}
+
 TEST(MpiRequests, StartAllocatesNothing) {
   TestComm comm;
   const int p = world_size();

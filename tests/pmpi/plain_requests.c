@@ -146,6 +146,42 @@ static void nonblocking(int n, int salt) {
   free(c);
 }
 
+/* MPI lets ranks complete collectives in different orders, and wait for a
+ * native message while a collective is outstanding: both waits must
+ * advance the collectives (a wait that drove only its own request would
+ * hang here from p = 3, where the plans have several rounds). Rank 1 sends
+ * rank 0 its token only once its Iallreduce is complete; rank 0 waits for
+ * the token before it waits for its Iallreduce. */
+static void orders(int n, int salt) {
+  int* a = malloc(sizeof(int) * (size_t)(n + 1));
+  int* b = malloc(sizeof(int) * (size_t)(n + 1));
+  int* c = malloc(sizeof(int) * (size_t)(n + 1));
+  MPI_Request r[2];
+  int token = salt;
+  fill(a, n, salt);
+  fill(c, n, salt + 1);
+  check(MPI_Ibcast(a, n, MPI_INT, 0, MPI_COMM_WORLD, &r[0]), "MPI_Ibcast");
+  counted(IBCAST, n);
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  for (int k = 0; k < 2; ++k) check(MPI_Wait(&r[rank % 2 == 0 ? k : 1 - k], MPI_STATUS_IGNORE), "MPI_Wait (order)");
+  hash(a, sizeof(int) * (size_t)n);
+  hash(b, sizeof(int) * (size_t)n);
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (p > 1 && rank == 0) {
+    check(MPI_Irecv(&token, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, &r[1]), "MPI_Irecv");
+    check(MPI_Wait(&r[1], MPI_STATUS_IGNORE), "MPI_Wait (token)");
+  }
+  check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  if (p > 1 && rank == 1) check(MPI_Send(&token, 1, MPI_INT, 0, 9, MPI_COMM_WORLD), "MPI_Send");
+  hash(&token, sizeof token);
+  hash(b, sizeof(int) * (size_t)n);
+  free(a);
+  free(b);
+  free(c);
+}
+
 #ifdef PERSISTENT
 static void persistent(int n) {
   int* a = malloc(sizeof(int) * (size_t)(n + 1));
@@ -256,6 +292,7 @@ int main(int argc, char** argv) {
   const int sizes[] = {0, 1, 7, 1000, 60000};
   for (int s = 0; s < 5; ++s) {
     nonblocking(sizes[s], s);
+    orders(sizes[s], s);
 #ifdef PERSISTENT
     persistent(sizes[s]);
     if (sizes[s] > 0) persistent_packed(sizes[s]);
