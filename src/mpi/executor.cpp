@@ -61,6 +61,7 @@ void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
 
 void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch, const void* owner) {
   cfg_ = cfg;
+  reduce_ = cfg.op == MPI_OP_NULL ? nullptr : local_reduce(cfg.type.type, cfg.op);
   owner_ = owner;
   base_ = static_cast<std::byte*>(base);
   scratch_ = &scratch;

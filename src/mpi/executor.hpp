@@ -30,6 +30,9 @@
 //    Reduce_local(own, in) followed by a datatype-aware copy in -> own, so
 //    that the holes of a user buffer are never written. recv_initial
 //    receives into the buffer and computes Reduce_local(initial, buffer).
+//    A predefined operator on a predefined type, up to kLocalReduceMaxBytes,
+//    is optcoll's own loop instead (mpi/local_reduce.hpp), written straight
+//    into own (such a type has no holes).
 //
 // Polling (WaitMode::poll, an oversubscribed node): sends straight from the
 // buffer (one segment, one chunk) are not waited for at the end of their
@@ -91,6 +94,7 @@
 #include <vector>
 
 #include "mpi/datatype.hpp"
+#include "mpi/local_reduce.hpp"
 #include "optcoll/plan/compiled.hpp"
 
 namespace optcoll::mpi {
@@ -251,6 +255,7 @@ class MpiExecutor final {
   void complete_deferred(std::span<const plan::Segment> segs, bool all);
 
   ExecConfig cfg_;
+  LocalReduce reduce_ = nullptr;  // cfg_.op on cfg_.type in optcoll's own loop, if it has one
   const void* owner_ = nullptr;
   std::byte* base_ = nullptr;
   std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer

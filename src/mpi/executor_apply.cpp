@@ -1,5 +1,7 @@
 // The MPI executor, applying side: unpacking arrived messages, combining
-// with MPI_Reduce_local, and the plan's local copies and combinations.
+// with MPI_Reduce_local (small combines of predefined operators on
+// predefined types: optcoll's own loop, mpi/local_reduce.hpp), and the
+// plan's local copies and combinations.
 #include <algorithm>
 #include <cstring>
 
@@ -41,6 +43,13 @@ void MpiExecutor::unpack(Message& m, std::byte* dst0) {
 // chunks: combine_before own = in (+) own; combine_after own = own (+) in
 // (computed into in, then copied to own without touching its holes).
 void MpiExecutor::combine(std::byte* in, std::byte* own, std::int64_t count, Action action) {
+  if (reduce_ != nullptr && count * cfg_.type.size <= kLocalReduceMaxBytes) {  // predefined: own loop, in place
+    if (action == Action::combine_before)
+      reduce_(in, own, own, count);
+    else
+      reduce_(own, in, own, count);
+    return;
+  }
   for (std::int64_t done = 0; done < count; done += cfg_.chunk) {
     const std::int64_t c = std::min(cfg_.chunk, count - done);
     std::byte* i = offset(in, done * cfg_.type.extent);
@@ -60,6 +69,10 @@ void MpiExecutor::finish_recv() {
   if (m.entry->kind == Kind::recv_initial) {
     // own = initial (+) in, in place: Reduce_local(initial, buffer).
     const Segment& s = m.segs[0];
+    if (reduce_ != nullptr && s.count * t.size <= kLocalReduceMaxBytes) {
+      reduce_(init_at(s.offset), at(s.offset), at(s.offset), s.count);
+      return;
+    }
     for (std::int64_t done = 0; done < s.count; done += cfg_.chunk) {
       const std::int64_t c = std::min(cfg_.chunk, s.count - done);
       check(PMPI_Reduce_local(init_at(s.offset + done), at(s.offset + done), static_cast<int>(c), t.type, cfg_.op),
@@ -116,6 +129,8 @@ void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t c
     copy_elements(f, d, count, t, scratch_->copy);
   } else if (action == Action::combine_before) {
     combine(f, d, count, Action::combine_before);
+  } else if (reduce_ != nullptr && count * t.size <= kLocalReduceMaxBytes) {
+    reduce_(d, f, d, count);  // writes d only
   } else {
     // to = to (+) from without writing `from`: combine on a copy of it.
     std::byte* tmp = offset(scratch_->in.get(t.span_bytes(count)), -t.true_lb);
