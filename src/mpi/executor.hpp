@@ -237,6 +237,10 @@ class MpiExecutor final {
   // Applying (executor_apply.cpp).
   void unpack(Message& m, std::byte* dst0);
   void combine(std::byte* in, std::byte* own, std::int64_t count, plan::Action action);
+  // Whether a combine of count elements runs in optcoll's own loop (reduce_).
+  bool own_loop(std::int64_t count) const noexcept {
+    return reduce_ != nullptr && count * cfg_.type.size <= kLocalReduceMaxBytes;
+  }
   void finish_recv();
   void apply(const Entry& e);  // an initial copy or a local piece
   // to (action)= from for count elements (one segment each).

@@ -43,7 +43,7 @@ void MpiExecutor::unpack(Message& m, std::byte* dst0) {
 // chunks: combine_before own = in (+) own; combine_after own = own (+) in
 // (computed into in, then copied to own without touching its holes).
 void MpiExecutor::combine(std::byte* in, std::byte* own, std::int64_t count, Action action) {
-  if (reduce_ != nullptr && count * cfg_.type.size <= kLocalReduceMaxBytes) {  // predefined: own loop, in place
+  if (own_loop(count)) {  // straight into own
     if (action == Action::combine_before)
       reduce_(in, own, own, count);
     else
@@ -69,7 +69,7 @@ void MpiExecutor::finish_recv() {
   if (m.entry->kind == Kind::recv_initial) {
     // own = initial (+) in, in place: Reduce_local(initial, buffer).
     const Segment& s = m.segs[0];
-    if (reduce_ != nullptr && s.count * t.size <= kLocalReduceMaxBytes) {
+    if (own_loop(s.count)) {
       reduce_(init_at(s.offset), at(s.offset), at(s.offset), s.count);
       return;
     }
@@ -129,7 +129,7 @@ void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t c
     copy_elements(f, d, count, t, scratch_->copy);
   } else if (action == Action::combine_before) {
     combine(f, d, count, Action::combine_before);
-  } else if (reduce_ != nullptr && count * t.size <= kLocalReduceMaxBytes) {
+  } else if (own_loop(count)) {
     reduce_(d, f, d, count);  // writes d only
   } else {
     // to = to (+) from without writing `from`: combine on a copy of it.
