@@ -225,9 +225,7 @@ namespace {
 // for one of them (MPI lets ranks complete collectives in any order). So
 // it tests until done and advances optcoll's runs between tests. With no
 // run going it is MPI's wait.
-bool runs_going() noexcept {
-  return optcoll::mpi::other_requests_running();
-}
+using optcoll::mpi::other_requests_running;
 template <class Test>
 int poll_native(Test test) {
   for (;;) {
@@ -240,7 +238,7 @@ int poll_native(Test test) {
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   rq::Entry* e = rq::none() || request == nullptr ? nullptr : rq::find(*request);
-  if (e == nullptr && !runs_going()) return PMPI_Wait(request, status);
+  if (e == nullptr && !other_requests_running()) return PMPI_Wait(request, status);
   if (e == nullptr) {
     return poll_native([&](bool& done) {
       int flag = 0;
@@ -289,7 +287,7 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
 
 extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   rq::Array a(count, requests);
-  if (!a.any && !runs_going()) return PMPI_Waitall(count, requests, statuses);
+  if (!a.any && !other_requests_running()) return PMPI_Waitall(count, requests, statuses);
   if (!a.any) {
     return poll_native([&](bool& done) {
       int flag = 0;
@@ -360,7 +358,7 @@ extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* f
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   rq::Array a(count, requests);
-  if (!a.any && !runs_going()) return PMPI_Waitany(count, requests, index, status);
+  if (!a.any && !other_requests_running()) return PMPI_Waitany(count, requests, index, status);
   if (!a.any) {
     return poll_native([&](bool& done) {
       int flag = 0;
@@ -384,7 +382,7 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 
 extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   rq::Array a(incount, requests);
-  if (!a.any && !runs_going()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  if (!a.any && !other_requests_running()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   if (!a.any) {
     return poll_native([&](bool& done) {
       const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);

@@ -8,8 +8,10 @@
  * MPI_Waitall and MPI_Testall with native point-to-point requests in the
  * same array, MPI_Waitany, MPI_Waitsome, MPI_Testany, MPI_Testsome,
  * MPI_Request_get_status, MPI_Start, MPI_Startall, MPI_Request_free of an
- * inactive persistent request and of one never started; persistent Bcast
- * and Allgather with buffers the drop-in packs. Each rank hashes
+ * inactive persistent request and of one never started; ranks that
+ * complete collectives in different orders, or wait for a native message
+ * first (orders()); persistent Bcast and Allgather with buffers the
+ * drop-in packs. Each rank hashes
  * its results; rank 0 prints every rank's hash and its call counts. */
 #include <mpi.h>
 #if defined(OPEN_MPI) && OPEN_MPI
