@@ -3,12 +3,14 @@
 //
 // The "circulant" (Lang's Algorithm 2) and "bruck" (Algorithm 1) variants
 // are the registry's allreduce plans, `allreduce/dissemination` and
-// `allreduce/bruck`, run by a MergeExecutor: the same per-round partners and
+// `allreduce/bruck`, walked with MergeRounds: the same per-round partners and
 // buffers (the plan's whole-vector runs: V/D, W/S1, I/S2, Pa), but a buffer
 // is a sorted run whose length grows, combining is merging (a commutative
-// operator, which these plans require), and a message carries a header with
-// the length of each run it holds. So the merge variants share the plans
-// the simulator verifies for every p, and only the data handling is new.
+// operator, which these plans require), and a message is preceded by a
+// header with the length of each run it holds. The messages go through the
+// MpiExecutor like every collective's. So the merge variants share the
+// plans the simulator verifies for every p and the executor, and only the
+// data handling is new.
 // The "allgatherv" baseline gathers every run (optcoll's allgatherv) and
 // merges them pairwise bottom-up with two ping-pong buffers.
 #include <algorithm>
@@ -17,78 +19,79 @@
 #include <vector>
 
 #include "collectives.hpp"
+#include "mpi/tree_run.hpp"
 #include "optcoll/plan/executor.hpp"
 
 namespace optcoll::mpi {
 namespace {
 
 using Bytes = std::vector<std::byte>;
-constexpr std::int64_t kPiece = std::int64_t{1} << 30;  // bytes per MPI message
 
-class MergeExecutor final : public plan::Executor {
+// The registry plan's rounds with merge runs as the data: the plan's walk
+// (plan::run) hands each round's runs here, and wait() moves them with the
+// communicator's MpiExecutor, the one that runs every other collective (its
+// chunking, tags, blocking form and progress of running requests), as
+// one-round compiled plans (plan::compile_exchange) over an arena of bytes:
+// first each run's length (the header: the receiver learns its lengths
+// only from the sender), then the runs back to back. What is Allmerge's own
+// is the data: a buffer is a sorted run that grows, and combining is
+// merging.
+class MergeRounds final : public plan::Executor {
  public:
-  MergeExecutor(const CommState& s, std::int64_t key_bytes, detail::MergeFn merge, const void* ctx, std::int64_t all)
-      : s_(s), key_(key_bytes), merge_(merge), ctx_(ctx), all_(all) {}
+  MergeRounds(CommState& s, std::int64_t key_bytes, detail::MergeFn merge, const void* ctx, std::int64_t all)
+      : s_(s), cfg_(tree_config(s)), key_(key_bytes), merge_(merge), ctx_(ctx), all_(all) {}
 
   Bytes& buffer(std::int64_t id) { return bufs_[static_cast<std::size_t>(id)]; }
 
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override {
-    send_to_ = static_cast<int>(to);
+    send_to_ = to;
     send_.assign(runs.begin(), runs.end());
   }
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override {
-    recv_from_ = static_cast<int>(from);
+    recv_from_ = from;
     recv_.assign(runs.begin(), runs.end());
     action_ = action;
   }
   void local(const plan::LocalOp& op) override { locals_.push_back(op); }
 
   void wait() override {
-    std::vector<MPI_Request> reqs;
-    std::vector<std::int64_t> out_header;
-    Bytes out;
-    if (send_to_ >= 0) {  // header: run lengths in bytes; then the runs, back to back
-      for (const plan::BlockRun& r : send_) {
-        const Bytes& b = buffer(id(r));
-        out_header.push_back(static_cast<std::int64_t>(b.size()));
-        out.insert(out.end(), b.begin(), b.end());
-      }
-      post(true, send_to_, out_header.data(), static_cast<std::int64_t>(out_header.size() * 8), reqs);
-      post(true, send_to_, out.data(), static_cast<std::int64_t>(out.size()), reqs);
+    const std::size_t n_out = send_to_ >= 0 ? send_.size() : 0, n_in = recv_from_ >= 0 ? recv_.size() : 0;
+    // The header: run lengths in bytes, this rank's [0, n_out), the peer's after.
+    header_.assign(n_out + n_in, 0);
+    std::int64_t out_bytes = 0;
+    for (std::size_t k = 0; k < n_out; ++k) {
+      header_[k] = static_cast<std::int64_t>(buffer(id(send_[k])).size());
+      out_bytes += header_[k];
     }
-    if (recv_from_ >= 0) {
-      std::vector<std::int64_t> header(recv_.size());
-      std::vector<MPI_Request> r;
-      post(false, recv_from_, header.data(), static_cast<std::int64_t>(header.size() * 8), r);
-      wait_all(r, s_.wait, s_.spin);
-      std::int64_t total = 0;
-      for (std::int64_t h : header) {
-        if (h < 0 || h % key_ != 0) throw MpiError(MPI_ERR_INTERN, "optcoll: allmerge: corrupt message header");
-        total += h;
-      }
-      Bytes in(static_cast<std::size_t>(total));
-      r.clear();
-      post(false, recv_from_, in.data(), total, r);
-      wait_all(r, s_.wait, s_.spin);
-      std::int64_t at = 0;
-      for (std::size_t k = 0; k < recv_.size(); ++k) {
-        const auto h = static_cast<std::size_t>(header[k]);
-        Bytes part(in.begin() + at, in.begin() + at + static_cast<std::ptrdiff_t>(h));
-        at += header[k];
-        Bytes& own = buffer(id(recv_[k]));
-        if (action_ == plan::Action::copy)
-          own = std::move(part);
-        else
-          own = merged(part, own);
-      }
+    exchange(header_.data(), words(n_out), words(n_in));
+    std::int64_t in_bytes = 0;
+    for (std::size_t k = n_out; k < n_out + n_in; ++k) {
+      if (header_[k] < 0 || header_[k] % key_ != 0)
+        throw MpiError(MPI_ERR_INTERN, "optcoll: allmerge: corrupt message header");
+      in_bytes += header_[k];
     }
-    wait_all(reqs, s_.wait, s_.spin);
+    // The runs: this rank's at [0, out_bytes), the peer's after.
+    arena_.resize(static_cast<std::size_t>(out_bytes + in_bytes));
+    std::byte* at = arena_.data();
+    for (std::size_t k = 0; k < n_out; ++k) at = std::ranges::copy(buffer(id(send_[k])), at).out;
+    exchange(arena_.data(), out_bytes, in_bytes);
+    for (std::size_t k = 0; k < n_in; ++k) {
+      const std::int64_t h = header_[n_out + k];
+      Bytes& own = buffer(id(recv_[k]));
+      if (action_ == plan::Action::copy)
+        own.assign(at, at + h);
+      else
+        own = merged(at, h, own.data(), static_cast<std::int64_t>(own.size()));
+      at += h;
+    }
     for (const plan::LocalOp& op : locals_) {
       Bytes& to = buffer(id(op.to));
+      const Bytes& from = buffer(id(op.from));
       if (op.action == plan::Action::copy)
-        to = buffer(id(op.from));
+        to = from;
       else
-        to = merged(buffer(id(op.from)), to);
+        to = merged(from.data(), static_cast<std::int64_t>(from.size()), to.data(),
+                    static_cast<std::int64_t>(to.size()));
     }
     locals_.clear();
     send_to_ = recv_from_ = -1;
@@ -101,39 +104,36 @@ class MergeExecutor final : public plan::Executor {
       throw Error(Errc::internal, "allmerge: the plan names part of a buffer");
     return r.first / all_;
   }
-  Bytes merged(const Bytes& a, const Bytes& b) const {
-    Bytes out(a.size() + b.size());
-    merge_(a.data(), static_cast<std::int64_t>(a.size()) / key_, b.data(), static_cast<std::int64_t>(b.size()) / key_,
-           out.data(), ctx_);
+  Bytes merged(const std::byte* a, std::int64_t a_bytes, const std::byte* b, std::int64_t b_bytes) const {
+    Bytes out(static_cast<std::size_t>(a_bytes + b_bytes));
+    merge_(a, a_bytes / key_, b, b_bytes / key_, out.data(), ctx_);
     return out;
   }
-  // Bytes as messages of at most kPiece bytes (MPI counts are ints); empty
-  // payloads are not sent (the header says so at both ends).
-  void post(bool is_send, int peer, void* data, std::int64_t bytes, std::vector<MPI_Request>& reqs) const {
-    for (std::int64_t done = 0; done < bytes; done += kPiece) {
-      const int c = static_cast<int>(std::min(kPiece, bytes - done));
-      MPI_Request r = MPI_REQUEST_NULL;
-      std::byte* p = static_cast<std::byte*>(data) + done;
-      if (is_send)
-        check(PMPI_Isend(p, c, MPI_BYTE, peer, kTag, s_.comm, &r), "MPI_Isend");
-      else
-        check(PMPI_Irecv(p, c, MPI_BYTE, peer, kTag, s_.comm, &r), "MPI_Irecv");
-      reqs.push_back(r);
-    }
+  static std::int64_t words(std::size_t n) { return static_cast<std::int64_t>(n) * 8; }
+  // One round through the executor: bytes [0, out) of data to send_to_,
+  // [out, out + in) from recv_from_.
+  void exchange(void* data, std::int64_t out, std::int64_t in) {
+    plan::compile_exchange(send_to_, {0, out}, recv_from_, {out, in}, out + in, round_);
+    s_.executor.bind(cfg_, data, s_.scratch);
+    s_.executor.run(round_);
   }
 
-  const CommState& s_;
+  CommState& s_;
+  ExecConfig cfg_;  // bytes
   std::int64_t key_;
   detail::MergeFn merge_;
   const void* ctx_;
   std::int64_t all_;
   Bytes bufs_[4];
-  int send_to_ = -1;
-  int recv_from_ = -1;
+  plan::rank_t send_to_ = -1;
+  plan::rank_t recv_from_ = -1;
   std::vector<plan::BlockRun> send_;
   std::vector<plan::BlockRun> recv_;
   plan::Action action_ = plan::Action::copy;
   std::vector<plan::LocalOp> locals_;
+  std::vector<std::int64_t> header_;
+  Bytes arena_;
+  plan::Compiled round_;
 };
 
 // Baseline: allgatherv of every run, then a bottom-up pairwise merge tree.
@@ -187,10 +187,11 @@ std::vector<std::byte> allmerge_impl(std::span<const std::byte> mine, std::int64
   plan::PlanContext pc{spec, &s.graph};
   pc.layout = &layout;
   const std::unique_ptr<plan::RankPlan> rp = choice.plan->make(pc, s.rank);
-  MergeExecutor ex(s, key_bytes, merge, ctx, c.size);
-  ex.buffer(0).assign(mine.begin(), mine.end());
-  plan::run(*rp, ex);
-  return std::move(ex.buffer(0));
+  MergeRounds rounds(s, key_bytes, merge, ctx, c.size);
+  rounds.buffer(0).assign(mine.begin(), mine.end());
+  plan::run(*rp, rounds);
+  release_call_buffers(s);
+  return std::move(rounds.buffer(0));
 }
 
 }  // namespace optcoll::mpi

@@ -255,6 +255,30 @@ void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c) {
   c.independent = options.final_messages && rounds_independent(c);
 }
 
+void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::int64_t extent, Compiled& c) {
+  const auto inside = [extent](const Segment& g) {
+    return g.offset >= 0 && g.count >= 0 && g.offset + g.count <= extent;
+  };
+  if (!inside(send) || !inside(recv)) throw Error(Errc::internal, "compile_exchange: a message leaves the buffer");
+  const bool sends = to >= 0 && send.count > 0, receives = from >= 0 && recv.count > 0;
+  if (sends && receives && send.offset < recv.offset + recv.count && recv.offset < send.offset + send.count)
+    throw Error(Errc::internal, "compile_exchange: the receive overwrites the send");
+  c.entries.clear();
+  c.segments.clear();
+  c.apply.clear();
+  c.round_end.clear();
+  c.boundaries.clear();
+  c.data_extent = c.extent = extent;
+  c.independent = c.with_initial = c.final_messages = false;
+  c.commutative = c.complete = true;
+  // A round posts its receive first, then its send (Compiled::apply).
+  if (receives) c.entries.push_back({.kind = Kind::recv, .peer = from, .at = recv.offset, .count = recv.count});
+  if (sends) c.entries.push_back({.kind = Kind::send, .peer = to, .at = send.offset, .count = send.count});
+  c.largest = std::max(sends ? send.count : 0, receives ? recv.count : 0);
+  c.apply.push_back(c.entries.size());
+  c.round_end.push_back(c.entries.size());
+}
+
 Compiled compile(const RankPlan& plan, const CompileOptions& options) {
   Compiled c;
   compile(plan, options, c);

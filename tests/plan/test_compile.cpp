@@ -172,5 +172,40 @@ TEST(Compile, ContractErrors) {
   EXPECT_THROW(compile(Steps(BlockLayout(4, 2), {overlap}), {true, true, true}), Error);
 }
 
+// compile_exchange() against compile() of the same round written as a plan
+// (10 elements, one block each): the same entries and round bounds, and
+// the same with either message missing.
+TEST(Compile, ExchangeIsTheCompiledRound) {
+  const auto same = [](const Compiled& a, const Compiled& b) {
+    EXPECT_EQ(entries(a), entries(b));
+    EXPECT_EQ(a.apply, b.apply);
+    EXPECT_EQ(a.round_end, b.round_end);
+    EXPECT_EQ(a.largest, b.largest);
+    EXPECT_EQ(a.data_extent, b.data_extent);
+    EXPECT_EQ(a.extent, b.extent);
+    EXPECT_FALSE(a.independent);
+  };
+  Step both;
+  both.send_to = 2;
+  both.send = {{0, 4}};
+  both.recv_from = 3;
+  both.recv = {{6, 3}};
+  Compiled c;
+  compile_exchange(2, {0, 4}, 3, {6, 3}, 10, c);
+  same(c, compile(Steps(BlockLayout(10, 10), {both}), {}));
+  Step send_only = both;
+  send_only.recv_from = -1;
+  send_only.recv.clear();
+  compile_exchange(2, {0, 4}, 3, {6, 0}, 10, c);  // an empty receive is none
+  same(c, compile(Steps(BlockLayout(10, 10), {send_only}), {}));
+  Step recv_only = both;
+  recv_only.send_to = -1;
+  recv_only.send.clear();
+  compile_exchange(-1, {0, 4}, 3, {6, 3}, 10, c);
+  same(c, compile(Steps(BlockLayout(10, 10), {recv_only}), {}));
+  EXPECT_THROW(compile_exchange(2, {0, 4}, 3, {3, 2}, 10, c), Error);  // the receive overwrites the send
+  EXPECT_THROW(compile_exchange(2, {0, 4}, 3, {8, 3}, 10, c), Error);  // beyond the buffer
+}
+
 }  // namespace
 }  // namespace optcoll::plan

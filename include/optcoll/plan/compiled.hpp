@@ -129,4 +129,14 @@ Compiled compile(const RankPlan& plan, const CompileOptions& options);
 // The same into c, reusing its capacity.
 void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c);
 
+// A compiled plan of one round over a buffer of `extent` elements: it sends
+// elements `send` to `to` and receives elements `recv` from `from` (a copy
+// receive). A peer < 0 or an empty segment means no such message. It serves
+// data whose lengths are known only round by round, so that no plan can be
+// compiled in advance (the merge all-reduction's growing runs,
+// mpi/allmerge.cpp); the executors run it like any compiled plan. Into c,
+// reusing its capacity; O(1). Throws optcoll::Error (internal) when a
+// segment leaves [0, extent) or the two overlap.
+void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::int64_t extent, Compiled& c);
+
 }  // namespace optcoll::plan
