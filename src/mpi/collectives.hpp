@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,11 @@ void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, con
 void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
               const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr,
               std::span<const MpiExecutor::Part> parts = {});
+// Runs a plan the caller prepared (a gather or scatter tree's, tree_run.cpp)
+// with settings cfg on working buffer base: now, on the communicator's
+// executor, or under a Capture (request.hpp) as the request's plan.
+class PreparedPlan;
+void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,

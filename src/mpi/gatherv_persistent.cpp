@@ -9,10 +9,11 @@
 // its rounds (trees::TreeSchedule) and every rank's view with the byte size
 // of each link, and scatters the views as records of int64 words with
 // optcoll's own Scatter (record sizes) and Scatterv (records). Each rank
-// keeps a prepared TreeRun (layout and plan built once) on its own duplicate
-// of the communicator, so that several requests may be active at once
-// without their messages matching each other. Start: the own-block copy and
-// round 0 posted; wait: the remaining rounds.
+// then builds its part of the tree (run_tree) into the request: a prepared
+// plan (layout and plan built once) on the request's own duplicate of the
+// communicator, so that several requests may be active at once without
+// their messages matching each other. Start: the own-block copy and round 0
+// posted; wait: the remaining rounds.
 //
 // Record of one rank: rounds, then the up link (peer, round, lo, hi, bytes;
 // peer -1 at the root or for an empty subtree), then the number of down
@@ -90,11 +91,10 @@ Request make_persistent(RootedCall call, MPI_Comm comm, int root) {
                   {"adaptive_binomial", 0});
     tree = parse_record(record, c.rank);
   }
-  check(PMPI_Comm_dup(s.comm, &impl->dup), "MPI_Comm_dup");
-  check(PMPI_Comm_set_errhandler(impl->dup, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  ExecConfig e = tree_config(s);
-  e.comm = impl->dup;
-  impl->tree = std::make_unique<TreeRun>(std::move(call.a), std::move(tree), e);
+  {
+    Capture capture(*impl);  // the request's own duplicate communicator, plan and steps
+    run_tree(s, std::move(call.a), std::move(tree));
+  }
   return Request(std::move(impl));
 }
 

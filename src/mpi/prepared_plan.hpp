@@ -32,7 +32,8 @@ class PreparedPlan {
   PreparedPlan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, const plan::BlockLayout* layout);
   // A gather or scatter tree's part at this rank (plan::make_tree_plan()):
   // its layout is this rank's own, built from the tree (tree_run.hpp);
-  // kept here. matches() is false for it: the caller keeps it.
+  // kept here. matches() is false for it: run_plan() runs it once, a
+  // request keeps it.
   PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout);
   PreparedPlan(const PreparedPlan&) = delete;
   PreparedPlan& operator=(const PreparedPlan&) = delete;
@@ -74,6 +75,9 @@ class PreparedPlan {
     complete();
   }
 
+  // Whether it is a registry algorithm's plan (else a tree's, which no
+  // other call reuses).
+  bool from_registry() const noexcept { return algorithm_ != nullptr; }
   const plan::RankPlan& plan() const noexcept { return *plan_; }
   // The compiled plan of the last run, and how many times a run compiled
   // the plan (1 while the settings stay the same).

@@ -69,7 +69,7 @@ Persistent::~Persistent() {
   if (running) delist(this);
   // A finished nonblocking call's plan serves the next call like it (its
   // run left nothing behind: bind() starts the next one afresh).
-  if (!running && !failed && plan != nullptr) {
+  if (!running && !failed && plan != nullptr && plan->from_registry()) {
     if (const std::shared_ptr<mpi::SparePlans> to = spare.lock()) {
       const std::lock_guard lock(to->lock);
       if (to->plans.size() >= mpi::SparePlans::kMax) to->plans.erase(to->plans.begin());
@@ -85,11 +85,8 @@ void Persistent::start() {
   const SpinLock lock(busy);
   if (failed) failed = nullptr;
   if (before) before();
-  if (tree != nullptr)
-    tree->start(ex, scratch, work);
-  else if (plan != nullptr)
-    plan->start();
-  running = tree != nullptr || plan != nullptr;
+  if (plan != nullptr) plan->start();
+  running = plan != nullptr;
   active = true;  // until a test or wait completes it (MPI), even with nothing to run
   if (running)
     enlist(this);
@@ -98,7 +95,7 @@ void Persistent::start() {
 }
 
 bool Persistent::advance() {
-  if (running && (tree != nullptr ? tree->test() : plan->progress())) {
+  if (running && plan->progress()) {
     running = false;
     ran();
   }
@@ -131,10 +128,7 @@ void Persistent::wait() {
   if (running) {
     try {
       t_waiting = 1;  // running, under `busy`: in the running list
-      if (tree != nullptr)
-        tree->complete();
-      else
-        plan->complete();
+      plan->complete();
       t_waiting = 0;
     } catch (...) {
       t_waiting = 0;
@@ -244,14 +238,10 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
   r.plan->bind(cfg, {base, init, complete, parts}, r.ex, r.scratch);
 }
 
-void run_tree(CommState& s, TreeArgs a, RankTree t) {
-  if (t_capture == nullptr) {
-    TreeRun run(std::move(a), std::move(t), tree_config(s));
-    run.run(s.executor, s.scratch, s.work);
-    release_call_buffers(s);
-    return;
-  }
-  t_capture->tree = std::make_unique<TreeRun>(std::move(a), std::move(t), request_config(s, tree_config(s)));
+void capture_prepared(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base) {
+  detail::Persistent& r = *t_capture;
+  r.plan = std::move(plan);
+  r.plan->bind(request_config(s, cfg), {base}, r.ex, r.scratch);
 }
 
 ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept {
@@ -260,6 +250,10 @@ ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept {
 
 ByteBuffer& work_buffer(CommState& s) noexcept {
   return t_capture != nullptr ? t_capture->work : s.work;
+}
+
+Scratch& call_scratch(CommState& s) noexcept {
+  return t_capture != nullptr ? t_capture->scratch : s.scratch;
 }
 
 namespace {

@@ -24,7 +24,6 @@
 #include <memory>
 
 #include "mpi/prepared_plan.hpp"
-#include "mpi/tree_run.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::detail {
@@ -33,8 +32,7 @@ struct Persistent {
   MPI_Comm user = MPI_COMM_NULL;            // for the error handler of the C API
   MPI_Comm dup = MPI_COMM_NULL;             // a persistent request's own communicator (owned)
   bool persistent = true;                   // false: a nonblocking call, inactive for good once complete
-  std::unique_ptr<mpi::TreeRun> tree;       // Gather(v) / Scatter(v)
-  std::unique_ptr<mpi::PreparedPlan> plan;  // the plan collectives
+  std::unique_ptr<mpi::PreparedPlan> plan;  // what it runs (a registry plan or a tree's)
   std::weak_ptr<mpi::SparePlans> spare;     // a nonblocking call's: where its plan goes when freed
   std::function<void()> before;             // at each start, before the run
   std::function<void()> after;              // when each run has completed
@@ -110,13 +108,14 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
                   MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
                   std::span<const MpiExecutor::Part> parts);
 
-// A gather or scatter tree's run (tree_run.hpp): now, or under a Capture
-// built into the request.
-void run_tree(CommState& s, TreeArgs a, RankTree t);
+// run_plan() of a plan the caller prepared (a tree's), under a Capture:
+// the plan bound into the request.
+void capture_prepared(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
 
-// The call's working buffer: the request's own under a Capture, else the
-// communicator's.
+// The call's working buffer and scratch: the request's own under a
+// Capture, else the communicator's.
 ByteBuffer& work_buffer(CommState& s) noexcept;
+Scratch& call_scratch(CommState& s) noexcept;
 // A buffer of the call's own (staging): under a Capture one of the
 // request's two, else call_buffer.
 ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept;

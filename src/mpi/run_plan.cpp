@@ -24,6 +24,12 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   s.scratch.trim(kKeepCallBuffers);
 }
 
+void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base) {
+  if (capturing() != nullptr) return capture_prepared(s, std::move(plan), cfg, base);
+  plan->bind(cfg, {base}, s.executor, s.scratch);
+  plan->run();
+}
+
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
                   const Options& options, std::int64_t smallest, std::int64_t total, std::int64_t doubling) {
   const CallInfo c = check_call(comm, count, type, 0);

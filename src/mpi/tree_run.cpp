@@ -6,8 +6,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "collectives.hpp"
+#include "mpi/prepared_plan.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/error.hpp"
 
 namespace optcoll::mpi {
@@ -16,24 +19,53 @@ const TypeInfo& packed_type() {
   return t;
 }
 
-TreeRun::TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg)
-    : args_(std::move(args)), tree_(std::move(tree)), cfg_(cfg) {
+namespace {
+
+enum class Mode : std::uint8_t { root_typed, root_bytes, direct, packed };
+
+// What a tree run adds to its plan (tree_run.hpp): the working buffer and
+// the copies into it before each run and out of it after. Shared by the
+// run's two steps, so it lives as long as a request that keeps them.
+struct Staging {
+  TreeArgs args;
+  Mode mode = Mode::packed;
+  plan::BlockLayout layout;       // the plan's
+  std::int64_t own_group = 0;     // local group of the own block (packed, root_bytes)
+  std::int64_t packed_bytes = 0;  // size of the packed buffer
+  std::byte* base = nullptr;      // the working buffer
+  ByteBuffer* tmp = nullptr;      // the call's scratch for typed copies
+
+  // The plan of tree at this rank; sets the mode, the layout and cfg's
+  // type and chunk (cfg.chunk: bytes on entry).
+  std::unique_ptr<PreparedPlan> prepare(RankTree tree, ExecConfig& cfg);
+  void copy_in();
+  void copy_out();
+  std::byte* slot(std::int64_t group) const noexcept { return base + layout.group(group).offset; }
+  const void* all_group(plan::rank_t r) const noexcept {
+    return offset(args.all, args.groups[static_cast<std::size_t>(r)].offset * args.all_type.extent);
+  }
+  plan::rank_t rank_at(plan::rank_t pos) const noexcept {
+    return args.order.empty() ? pos : args.order[static_cast<std::size_t>(pos)];
+  }
+};
+
+std::unique_ptr<PreparedPlan> Staging::prepare(RankTree tree, ExecConfig& cfg) {
   const std::int64_t chunk_bytes = cfg.chunk;
-  const plan::TreeRankView& v = tree_.view;
-  if (args_.is_root) {
-    const TypeInfo& t = args_.all_type;
+  const plan::TreeRankView& v = tree.view;
+  if (args.is_root) {
+    const TypeInfo& t = args.all_type;
     // MPI allows negative displacements; layouts do not: the buffer's base
     // moves to the lowest one (empty groups never touch memory).
     std::int64_t low = 0;
-    for (const plan::Segment& g : args_.groups)
+    for (const plan::Segment& g : args.groups)
       if (g.count > 0) low = std::min(low, g.offset);
     if (low < 0) {
-      args_.all = offset(args_.all, low * t.extent);
-      for (plan::Segment& g : args_.groups) g.offset = g.count > 0 ? g.offset - low : 0;
+      args.all = offset(args.all, low * t.extent);
+      for (plan::Segment& g : args.groups) g.offset = g.count > 0 ? g.offset - low : 0;
     }
-    const auto p = static_cast<plan::rank_t>(args_.groups.size());
+    const auto p = static_cast<plan::rank_t>(args.groups.size());
     std::int64_t largest = 0;
-    for (std::size_t i = 0; i < v.down.size(); ++i) largest = std::max(largest, tree_.down_bytes[i]);
+    for (std::size_t i = 0; i < v.down.size(); ++i) largest = std::max(largest, tree.down_bytes[i]);
     // A non-contiguous type works in bytes as well: MPICH 4.0.2 fails
     // (MPI_ERR_IN_STATUS) to receive a packed message of some 10 KB and more
     // into a struct type with gaps, found by the differential driver's long
@@ -42,37 +74,37 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg)
     const bool cuts_agree = t.size == 0 || chunk_bytes % t.size == 0 || largest <= chunk_bytes;
     std::vector<plan::Segment> g(static_cast<std::size_t>(p));
     if (cuts_agree && t.contiguous) {
-      mode_ = Mode::root_typed;
-      cfg_.type = t;
-      cfg_.chunk = std::clamp<std::int64_t>(chunk_bytes / std::max<std::int64_t>(t.size, 1), 1, INT_MAX);
+      mode = Mode::root_typed;
+      cfg.type = t;
+      cfg.chunk = std::clamp<std::int64_t>(chunk_bytes / std::max<std::int64_t>(t.size, 1), 1, INT_MAX);
       for (plan::rank_t pos = 0; pos < p; ++pos)
-        g[static_cast<std::size_t>(pos)] = args_.groups[static_cast<std::size_t>(rank_at(pos))];
+        g[static_cast<std::size_t>(pos)] = args.groups[static_cast<std::size_t>(rank_at(pos))];
     } else {
       // Bytes, packed in position order.
-      mode_ = Mode::root_bytes;
+      mode = Mode::root_bytes;
       std::int64_t at = 0;
       for (plan::rank_t pos = 0; pos < p; ++pos) {
-        const std::int64_t b = args_.groups[static_cast<std::size_t>(rank_at(pos))].count * t.size;
+        const std::int64_t b = args.groups[static_cast<std::size_t>(rank_at(pos))].count * t.size;
         g[static_cast<std::size_t>(pos)] = {at, b};
         at += b;
       }
-      packed_bytes_ = at;
-      own_group_ = tree_.self;
+      packed_bytes = at;
+      own_group = tree.self;
     }
-    prepared_ = std::make_unique<PreparedPlan>(args_.op, v, plan::BlockLayout(std::move(g), 1));
-    return;
+    layout = plan::BlockLayout(std::move(g), 1);
+    return std::make_unique<PreparedPlan>(args.op, v, layout);
   }
   // A non-root: local groups = its own block and its non-empty child
   // subtrees, in position order.
-  const std::int64_t own = args_.mine_count * args_.mine_type.size;
+  const std::int64_t own = args.mine_count * args.mine_type.size;
   struct Item {
     plan::rank_t pos;
     std::int64_t bytes;
     std::int64_t link;  // -1: own block
   };
-  std::vector<Item> items{{tree_.self, own, -1}};
+  std::vector<Item> items{{tree.self, own, -1}};
   for (std::size_t i = 0; i < v.down.size(); ++i)
-    items.push_back({v.down[i].lo, tree_.down_bytes[i], static_cast<std::int64_t>(i)});
+    items.push_back({v.down[i].lo, tree.down_bytes[i], static_cast<std::int64_t>(i)});
   std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.pos < b.pos; });
   std::vector<plan::Segment> g(items.size());
   plan::TreeRankView local;
@@ -84,123 +116,106 @@ TreeRun::TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg)
     at += items[j].bytes;
     const auto jj = static_cast<plan::rank_t>(j);
     if (items[j].link < 0) {
-      own_group_ = jj;
+      own_group = jj;
     } else {
       const plan::TreeLink& l = v.down[static_cast<std::size_t>(items[j].link)];
       local.down[static_cast<std::size_t>(items[j].link)] = {l.peer, l.round, jj, jj};
     }
   }
-  packed_bytes_ = at;
+  packed_bytes = at;
   if (v.up.peer >= 0) {
-    if (at != tree_.up_bytes)
+    if (at != tree.up_bytes)
       throw MpiError(MPI_ERR_TRUNCATE, "optcoll: subtree sizes disagree (type signatures differ)");
     local.up = {v.up.peer, v.up.round, 0, static_cast<plan::rank_t>(items.size()) - 1};
   }
-  mode_ = v.down.empty() && args_.mine_type.contiguous ? Mode::direct : Mode::packed;
-  prepared_ = std::make_unique<PreparedPlan>(args_.op, std::move(local), plan::BlockLayout(std::move(g), 1));
+  mode = v.down.empty() && args.mine_type.contiguous ? Mode::direct : Mode::packed;
+  layout = plan::BlockLayout(std::move(g), 1);
+  return std::make_unique<PreparedPlan>(args.op, std::move(local), layout);
 }
 
-std::byte* TreeRun::slot(std::int64_t group) const noexcept {
-  return base_ + layout().group(group).offset;
-}
-
-const void* TreeRun::all_group(plan::rank_t r) const noexcept {
-  return offset(args_.all, args_.groups[static_cast<std::size_t>(r)].offset * args_.all_type.extent);
-}
-
-plan::rank_t TreeRun::rank_at(plan::rank_t pos) const noexcept {
-  return args_.order.empty() ? pos : args_.order[static_cast<std::size_t>(pos)];
-}
-
-void TreeRun::copy_in(ByteBuffer& tmp) {
-  const bool gather = args_.op == plan::Collective::gather;
-  const TypeInfo& t = args_.all_type;
-  const plan::Segment& own = args_.is_root ? args_.groups[static_cast<std::size_t>(args_.rank)] : plan::Segment{};
-  switch (mode_) {
+void Staging::copy_in() {
+  const bool gather = args.op == plan::Collective::gather;
+  const TypeInfo& t = args.all_type;
+  const plan::Segment& own = args.is_root ? args.groups[static_cast<std::size_t>(args.rank)] : plan::Segment{};
+  switch (mode) {
     case Mode::root_typed:
-      if (gather && args_.mine != nullptr)
-        copy_typed(args_.mine, args_.mine_count, args_.mine_type, const_cast<void*>(all_group(args_.rank)), own.count,
-                   t, tmp);
+      if (gather && args.mine != nullptr)
+        copy_typed(args.mine, args.mine_count, args.mine_type, const_cast<void*>(all_group(args.rank)), own.count, t,
+                   *tmp);
       break;
     case Mode::root_bytes:
       if (gather) {
-        if (args_.mine != nullptr)
-          pack_bytes(args_.mine, args_.mine_count, args_.mine_type, slot(own_group_));
+        if (args.mine != nullptr)
+          pack_bytes(args.mine, args.mine_count, args.mine_type, slot(own_group));
         else
-          pack_bytes(all_group(args_.rank), own.count, t, slot(own_group_));
+          pack_bytes(all_group(args.rank), own.count, t, slot(own_group));
       } else {
-        for (plan::rank_t pos = 0; pos < layout().groups(); ++pos) {
+        for (plan::rank_t pos = 0; pos < layout.groups(); ++pos) {
           const plan::rank_t r = rank_at(pos);
-          pack_bytes(all_group(r), args_.groups[static_cast<std::size_t>(r)].count, t, slot(pos));
+          pack_bytes(all_group(r), args.groups[static_cast<std::size_t>(r)].count, t, slot(pos));
         }
       }
       break;
     case Mode::packed:
-      if (gather) pack_bytes(args_.mine, args_.mine_count, args_.mine_type, slot(own_group_));
+      if (gather) pack_bytes(args.mine, args.mine_count, args.mine_type, slot(own_group));
       break;
     case Mode::direct:
       break;
   }
 }
 
-void TreeRun::copy_out(ByteBuffer& tmp) {
-  const bool gather = args_.op == plan::Collective::gather;
-  const TypeInfo& t = args_.all_type;
-  switch (mode_) {
+void Staging::copy_out() {
+  const bool gather = args.op == plan::Collective::gather;
+  const TypeInfo& t = args.all_type;
+  switch (mode) {
     case Mode::root_typed:
-      if (!gather && args_.mine != nullptr)
-        copy_typed(all_group(args_.rank), args_.groups[static_cast<std::size_t>(args_.rank)].count, t,
-                   const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type, tmp);
+      if (!gather && args.mine != nullptr)
+        copy_typed(all_group(args.rank), args.groups[static_cast<std::size_t>(args.rank)].count, t,
+                   const_cast<void*>(args.mine), args.mine_count, args.mine_type, *tmp);
       break;
     case Mode::root_bytes:
       if (gather) {
-        for (plan::rank_t pos = 0; pos < layout().groups(); ++pos) {
+        for (plan::rank_t pos = 0; pos < layout.groups(); ++pos) {
           const plan::rank_t r = rank_at(pos);
-          if (r == args_.rank && args_.mine == nullptr) continue;  // in place: already there
-          unpack_bytes(slot(pos), const_cast<void*>(all_group(r)), args_.groups[static_cast<std::size_t>(r)].count, t);
+          if (r == args.rank && args.mine == nullptr) continue;  // in place: already there
+          unpack_bytes(slot(pos), const_cast<void*>(all_group(r)), args.groups[static_cast<std::size_t>(r)].count, t);
         }
-      } else if (args_.mine != nullptr) {
-        unpack_bytes(slot(own_group_), const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type);
+      } else if (args.mine != nullptr) {
+        unpack_bytes(slot(own_group), const_cast<void*>(args.mine), args.mine_count, args.mine_type);
       }
       break;
     case Mode::packed:
-      if (!gather) unpack_bytes(slot(own_group_), const_cast<void*>(args_.mine), args_.mine_count, args_.mine_type);
+      if (!gather) unpack_bytes(slot(own_group), const_cast<void*>(args.mine), args.mine_count, args.mine_type);
       break;
     case Mode::direct:
       break;
   }
 }
 
-void TreeRun::start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
-  scratch_ = &scratch;
-  void* base = nullptr;
-  switch (mode_) {
+}  // namespace
+
+void run_tree(CommState& s, TreeArgs a, RankTree t) {
+  auto st = std::make_shared<Staging>();
+  st->args = std::move(a);
+  ExecConfig cfg = tree_config(s);
+  std::unique_ptr<PreparedPlan> plan = st->prepare(std::move(t), cfg);
+  switch (st->mode) {
     case Mode::root_typed:
-      base = const_cast<void*>(args_.all);
+      st->base = static_cast<std::byte*>(const_cast<void*>(st->args.all));
       break;
     case Mode::direct:
-      base = const_cast<std::byte*>(offset(args_.mine, args_.mine_type.true_lb));
+      st->base = const_cast<std::byte*>(offset(st->args.mine, st->args.mine_type.true_lb));
       break;
     case Mode::root_bytes:
     case Mode::packed:
-      base = work.get(std::max<std::int64_t>(packed_bytes_, 1));
+      st->base = work_buffer(s).get(std::max<std::int64_t>(st->packed_bytes, 1));
       break;
   }
-  base_ = static_cast<std::byte*>(base);
-  copy_in(scratch.copy);
-  prepared_->bind(cfg_, {base}, ex, scratch);
-  prepared_->start();
-}
-
-void TreeRun::complete() {
-  prepared_->complete();
-  copy_out(scratch_->copy);
-}
-
-bool TreeRun::test() {
-  if (!prepared_->progress()) return false;
-  copy_out(scratch_->copy);
-  return true;
+  st->tmp = &call_scratch(s).copy;
+  before_each_run([st] { st->copy_in(); });
+  run_plan(s, std::move(plan), cfg, st->base);
+  after_each_run([st] { st->copy_out(); });
+  if (capturing() == nullptr) release_call_buffers(s);
 }
 
 }  // namespace optcoll::mpi

@@ -33,13 +33,11 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "mpi/datatype.hpp"
 #include "mpi/executor.hpp"
-#include "mpi/prepared_plan.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 
 namespace optcoll::mpi {
@@ -72,50 +70,14 @@ struct TreeArgs {
   std::vector<plan::rank_t> order;
 };
 
-// A prepared tree run for one rank: layout and plan built once (a
-// PreparedPlan of the tree), run any number of times (persistent requests)
-// with start() then complete(). The buffer modes above are what it adds.
-class TreeRun {
- public:
-  // cfg: the call's executor settings in bytes (exec_config() with
-  // packed_type(): cfg.chunk is the chunk in bytes).
-  TreeRun(TreeArgs args, RankTree tree, const ExecConfig& cfg);
-  TreeRun(const TreeRun&) = delete;
-  TreeRun& operator=(const TreeRun&) = delete;
+struct CommState;
 
-  // Copies the own block in (gather), binds the plan to ex and posts round
-  // 0 (no wait). `work` holds the packed buffer between start() and
-  // complete().
-  void start(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work);
-  // Completes round 0, runs the other rounds, then copies out (scatter).
-  void complete();
-  // After start(): advances without blocking; true when done (copied out;
-  // complete() must not follow).
-  bool test();
-  void run(MpiExecutor& ex, Scratch& scratch, ByteBuffer& work) {
-    start(ex, scratch, work);
-    complete();
-  }
-
- private:
-  enum class Mode : std::uint8_t { root_typed, root_bytes, direct, packed };
-  void copy_in(ByteBuffer& tmp);
-  void copy_out(ByteBuffer& tmp);
-  const plan::BlockLayout& layout() const noexcept { return prepared_->plan().layout(); }
-  std::byte* slot(std::int64_t group) const noexcept;
-  const void* all_group(plan::rank_t r) const noexcept;
-  plan::rank_t rank_at(plan::rank_t pos) const noexcept;
-
-  TreeArgs args_;
-  RankTree tree_;
-  ExecConfig cfg_;  // type and chunk set by the mode
-  Mode mode_ = Mode::packed;
-  std::unique_ptr<PreparedPlan> prepared_;
-  std::int64_t own_group_ = 0;     // local group of the own block (packed, root_bytes)
-  std::int64_t packed_bytes_ = 0;  // size of the packed buffer
-  std::byte* base_ = nullptr;      // working buffer of the current run
-  Scratch* scratch_ = nullptr;
-};
+// Runs this rank's part of tree t with a's buffers: the tree becomes a plan
+// (plan::make_tree_plan) in a PreparedPlan that run_plan() runs like every
+// collective's, now or, under a Capture (request.hpp), as the request's
+// plan. The buffer modes above are what it adds: the working buffer, and
+// the own-block and packing copies as steps before and after each run.
+void run_tree(CommState& s, TreeArgs a, RankTree t);
 
 // TypeInfo of MPI_PACKED (one byte per element).
 const TypeInfo& packed_type();
@@ -123,8 +85,6 @@ const TypeInfo& packed_type();
 }  // namespace optcoll::mpi
 
 namespace optcoll::mpi {
-
-struct CommState;
 
 // The executor settings of a tree run on s: exec_config() in bytes (chunks
 // of 2^30 bytes; OPTCOLL_MAX_CHUNK_ELEMS, counted in bytes here, lowers it).
