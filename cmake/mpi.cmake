@@ -38,6 +38,7 @@ add_library(optcoll_mpi
   src/mpi/rooted.cpp
   src/mpi/irregular.cpp
   src/mpi/gatherv_adaptive.cpp
+  src/mpi/relay.cpp
   src/mpi/gatherv_two.cpp
   src/mpi/gatherv_persistent.cpp
   src/mpi/request.cpp

@@ -59,17 +59,25 @@ plan::rank_t contact(plan::rank_t lo, plan::rank_t end, plan::rank_t root) {
   return root >= lo && root < end ? root : end - 1;
 }
 
-void exchange(const ExecConfig& e, int peer, const std::int64_t* out, std::int64_t* in, int words, int tag) {
+void wait_for(const ExecConfig& e, std::span<MPI_Request> r, Relay* relay) {
+  if (relay != nullptr)
+    relay->wait_relaying(r);
+  else
+    wait_all(r, e.wait, e.spin);
+}
+
+void exchange(const ExecConfig& e, int peer, const std::int64_t* out, std::int64_t* in, int words, int tag,
+              Relay* relay) {
   std::array<MPI_Request, 2> r{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   check(PMPI_Irecv(in, words, MPI_INT64_T, peer, tag, e.comm, &r[0]), "MPI_Irecv");
   check(PMPI_Isend(out, words, MPI_INT64_T, peer, tag, e.comm, &r[1]), "MPI_Isend");
-  wait_all(r, e.wait, e.spin);
+  wait_for(e, r, relay);
 }
 
 }  // namespace
 
 RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
-                                   std::int64_t my_bytes, bool adaptive) {
+                                   std::int64_t my_bytes, bool adaptive, Relay* relay) {
   std::int64_t q = 0;
   while ((plan::rank_t{1} << q) < p) ++q;
   const int summary_tag = e.tag + 1, notice_tag = e.tag + 2;
@@ -87,7 +95,7 @@ RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::ra
     const plan::rank_t cl = contact(l.a, l.r0, root), cr = contact(l.r0, l.end, root);
     if (rank != (left ? cl : cr)) continue;
     std::array<std::int64_t, 2> other{};
-    exchange(e, static_cast<int>(left ? cr : cl), mine.data(), other.data(), 2, summary_tag);
+    exchange(e, static_cast<int>(left ? cr : cl), mine.data(), other.data(), 2, summary_tag, relay);
     const std::array<std::int64_t, 2>& sl = left ? mine : other;
     const std::array<std::int64_t, 2>& sr = left ? other : mine;
     bool left_receives = false;
@@ -131,7 +139,7 @@ RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::ra
       const plan::rank_t c = left ? contact(l.a, l.r0, root) : contact(l.r0, l.end, root);
       std::array<MPI_Request, 1> r{MPI_REQUEST_NULL};
       check(PMPI_Irecv(&n, 4, MPI_INT64_T, static_cast<int>(c), notice_tag, e.comm, &r[0]), "MPI_Irecv");
-      wait_all(r, e.wait, e.spin);
+      wait_for(e, r, relay);
     }
     const plan::rank_t olo = left ? l.r0 : l.a, ohi = left ? l.end - 1 : l.r0 - 1;
     if (n.receives != 0) {

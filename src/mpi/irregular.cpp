@@ -7,8 +7,9 @@
 // Default: the adaptive binomial tree, built distributedly
 // (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies
 // (select::choose_two): TWO (gatherv_two.cpp). Only the root knows
-// the sizes, so its decision is broadcast (PMPI_Ibcast of four words) while
-// the adaptive construction runs: the broadcast costs no extra latency, and
+// the sizes, so its decision is broadcast (four words, relayed down a
+// binomial tree inside the construction's waits: relay.cpp) while the
+// adaptive construction runs: the broadcast costs no extra latency, and
 // when TWO wins the construction's messages are simply unused.
 #include <array>
 #include <optional>
@@ -27,7 +28,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
   const std::string name = tree_algorithm(s, a.op, options.algorithm, kIrregularAlgorithms);
   const bool consider_two = name.empty() || name == "two";
   std::array<std::int64_t, 4> header{0, 0, 0, 0};
-  std::array<MPI_Request, 1> req{MPI_REQUEST_NULL};
+  std::optional<Relay> relay;
   if (consider_two) {
     const model::AlphaBeta ab = block_model(s).ab;  // collective at the first call on comm
     if (a.is_root) {
@@ -36,11 +37,12 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
       if (const std::optional<plan::TwoSizes> two = select::choose_two(m, root, ab, name == "two"))
         header = {1, two->x, two->y, two->single};
     }
-    check(PMPI_Ibcast(header.data(), 4, MPI_INT64_T, root, e.comm, &req[0]), "MPI_Ibcast");
+    relay.emplace(e, c.size, c.rank, root, header.data(), static_cast<int>(sizeof header));
   }
-  RankTree t = distributed_binomial_tree(e, c.size, c.rank, root, my_bytes, name != "binomial");
+  RankTree t =
+      distributed_binomial_tree(e, c.size, c.rank, root, my_bytes, name != "binomial", relay ? &*relay : nullptr);
   if (consider_two) {
-    wait_all(req, e.wait, e.spin);
+    relay->finish();
     if (header[0] != 0) {
       plan::TwoSizes two;
       two.x = header[1];
@@ -52,9 +54,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
           for (int i = 0; i < c.size; ++i)
             if (a.groups[static_cast<std::size_t>(i)].count * a.all_type.size == two.y)
               two.large[static_cast<std::size_t>(i / 8)] |= static_cast<std::uint8_t>(1U << (i % 8));
-        check(PMPI_Ibcast(two.large.data(), static_cast<int>(two.large.size()), MPI_BYTE, root, e.comm, &req[0]),
-              "MPI_Ibcast");
-        wait_all(req, e.wait, e.spin);
+        Relay(e, c.size, c.rank, root, two.large.data(), static_cast<int>(two.large.size())).finish();
       }
       t = two_rank_tree(two, c.size, c.rank, root, a.is_root ? &a.order : nullptr);
     }

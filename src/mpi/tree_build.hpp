@@ -13,12 +13,42 @@
 
 namespace optcoll::mpi {
 
+// relay.cpp: `bytes` bytes at data, from root to every rank down the
+// binomial tree rooted at root (tag e.tag + 3), forwarded by each rank when
+// they arrive while it waits for messages of its own (wait_relaying()).
+// Collective: every rank makes one and calls finish(). The root's data is
+// read, every other rank's written, until finish() returns.
+class Relay {
+ public:
+  static constexpr std::size_t kMaxWaited = 3;  // requests of one wait_relaying()
+  Relay(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root, void* data, int bytes);
+  ~Relay();
+  Relay(const Relay&) = delete;
+  Relay& operator=(const Relay&) = delete;
+  // Completes requests as wait_all() does; forwards the bytes if they
+  // arrive meanwhile.
+  void wait_relaying(std::span<MPI_Request> requests);
+  // Waits for the bytes, forwards them, and completes the sends.
+  void finish();
+
+ private:
+  void forward();
+  ExecConfig e_;
+  plan::rank_t p_, root_, v_;  // v_: this rank relative to the root
+  void* data_;
+  int bytes_;
+  MPI_Request recv_ = MPI_REQUEST_NULL;
+  std::array<MPI_Request, 64> send_{};  // one per child: fewer than 63
+  int sends_ = 0;
+};
+
 // gatherv_adaptive.cpp: this rank's part of the adaptive (or, with
 // adaptive = false, the oblivious) binomial tree over blocks whose sizes
 // only their own ranks know (my_bytes), in ceil(log2 p) rounds of
-// communication on e.comm (tags e.tag + 1, e.tag + 2). Collective.
+// communication on e.comm (tags e.tag + 1, e.tag + 2). Collective. Its
+// waits relay `relay`'s bytes (if not null).
 RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
-                                   std::int64_t my_bytes, bool adaptive);
+                                   std::int64_t my_bytes, bool adaptive, Relay* relay = nullptr);
 
 // gatherv_two.cpp: TWO (plan::two_view(), Traff 2018 Lemma 2 and §5.2).
 // This rank's part; at the root also `order` (position -> rank). O(p) for

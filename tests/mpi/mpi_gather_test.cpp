@@ -7,11 +7,13 @@
 // types with matching signatures (4 x MPI_INT against a contiguous type of
 // 4 ints); MPI_IN_PLACE; count 0. The distributed adaptive construction is
 // compared with the central one (plan::adaptive_binomial_view()) rank by
-// rank.
+// rank, and relays the root's words to every rank meanwhile.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -302,8 +304,21 @@ TEST(MpiGather, DistributedTreeEqualsCentral) {
       if (trimmed() && root % 3 != 0 && root != p - 1) continue;
       for (bool adaptive : {true, false}) {
         SCOPED_TRACE(d.name + " root=" + std::to_string(root) + (adaptive ? " adaptive" : " oblivious"));
-        const mpi::RankTree t =
-            mpi::distributed_binomial_tree(e, p, rank, root, d.m[static_cast<std::size_t>(rank)], adaptive);
+        // The adaptive construction relays words of the root's to every
+        // rank inside its waits (Gatherv's decision, irregular.cpp); the
+        // oblivious one relays nothing.
+        std::array<std::int64_t, 4> words{};
+        const auto word = [&](std::size_t i) { return std::int64_t{root} * 1000 + static_cast<std::int64_t>(i) + 1; };
+        if (rank == root)
+          for (std::size_t i = 0; i < words.size(); ++i) words[i] = word(i);
+        std::optional<mpi::Relay> relay;
+        if (adaptive) relay.emplace(e, p, rank, root, words.data(), static_cast<int>(sizeof words));
+        const mpi::RankTree t = mpi::distributed_binomial_tree(e, p, rank, root, d.m[static_cast<std::size_t>(rank)],
+                                                               adaptive, relay ? &*relay : nullptr);
+        if (relay) {
+          relay->finish();
+          for (std::size_t i = 0; i < words.size(); ++i) EXPECT_EQ(words[i], word(i)) << "relayed word " << i;
+        }
         const plan::TreeRankView c =
             adaptive ? plan::adaptive_binomial_view(d.m, root, rank) : plan::binomial_view(p, root, rank, layout);
         EXPECT_EQ(t.view.rounds, c.rounds);
