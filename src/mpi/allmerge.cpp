@@ -28,10 +28,11 @@ namespace {
 using Bytes = std::vector<std::byte>;
 
 // The registry plan's rounds with merge runs as the data: the plan's walk
-// (plan::run) hands each round's runs here, and wait() moves them with the
-// communicator's MpiExecutor, the one that runs every other collective (its
-// chunking, tags, blocking form and progress of running requests), as
-// one-round compiled plans (plan::compile_exchange) over an arena of bytes:
+// (plan::run) hands each round's runs here, and wait() moves them with
+// run_plan() on the communicator's MpiExecutor, the one that runs every
+// other collective (its chunking, tags, blocking form and progress of
+// running requests), as one-round compiled plans (plan::compile_exchange)
+// over an arena of bytes:
 // first each run's length (the header: the receiver learns its lengths
 // only from the sender), then the runs back to back. What is Allmerge's own
 // is the data: a buffer is a sorted run that grows, and combining is
@@ -114,8 +115,7 @@ class MergeRounds final : public plan::Executor {
   // [out, out + in) from recv_from_.
   void exchange(void* data, std::int64_t out, std::int64_t in) {
     plan::compile_exchange(send_to_, {0, out}, recv_from_, {out, in}, out + in, round_);
-    s_.executor.bind(cfg_, data, s_.scratch);
-    s_.executor.run(round_);
+    run_plan(s_, round_, cfg_, data);
   }
 
   CommState& s_;

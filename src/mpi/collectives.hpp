@@ -66,6 +66,10 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
 // executor, or under a Capture (request.hpp) as the request's plan.
 class PreparedPlan;
 void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
+// Runs a plan compiled round by round (plan::compile_exchange: Allmerge's
+// rounds, allmerge.cpp) with settings cfg on working buffer base, now, on
+// the communicator's executor.
+void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cfg, void* base);
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,

@@ -30,6 +30,11 @@ void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig
   plan->run();
 }
 
+void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cfg, void* base) {
+  s.executor.bind(cfg, base, s.scratch);
+  s.executor.run(compiled);
+}
+
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
                   const Options& options, std::int64_t smallest, std::int64_t total, std::int64_t doubling) {
   const CallInfo c = check_call(comm, count, type, 0);
