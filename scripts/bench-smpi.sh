@@ -180,8 +180,9 @@ calibrate() {
   if ! grep -q 'alpha=' "$f.tmp"; then echo "bench-smpi.sh: calibration at p=$p failed" >&2; return 1; fi
   mv "$f.tmp" "$f"
 }
-model_env() {  # the calibration of p as environment assignments
-  sed -E 's/.*alpha=([^ ]+) beta=([^ ]+) block_cap=([^ ]+).*/OPTCOLL_ALPHA=\1 OPTCOLL_BETA=\2 OPTCOLL_BLOCK_CAP=\3/' \
+model_env() {  # the calibration of p as environment assignments (o, where measured, as OPTCOLL_OVERHEAD)
+  sed -E -e 's/.*alpha=([^ ]+) beta=([^ ]+) block_cap=([^ ]+) poll=[^ ]+ o=([^ ]+).*/OPTCOLL_ALPHA=\1 OPTCOLL_BETA=\2 OPTCOLL_BLOCK_CAP=\3 OPTCOLL_OVERHEAD=\4/' \
+    -e 's/.*alpha=([^ ]+) beta=([^ ]+) block_cap=([^ ]+).*/OPTCOLL_ALPHA=\1 OPTCOLL_BETA=\2 OPTCOLL_BLOCK_CAP=\3/' \
     "$work/model-p$1"
 }
 

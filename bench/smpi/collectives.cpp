@@ -226,8 +226,9 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
           static bool reported = false;  // the model optcoll chose by, once
           if (!reported && d.model.ab.alpha > 0 && g_rank == 0) {
             reported = true;
-            fmt::print(stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={}\n",
-                       g_size, d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0);
+            fmt::print(
+                stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={} o={:.4g}\n",
+                g_size, d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0, d.model.ab.o);
           }
         });
     for (const auto& [vop, alg] : cfg.variants)

@@ -24,7 +24,12 @@
 //    k = 0 .. q-2 (1 when the node is not oversubscribed).
 //  - l2_bytes: the smallest L2 cache per core over the ranks (sysconf), for
 //    the block cap (max_block_bytes_for()).
-// Cost: 30 q rounds once per communicator (about 2 ms for 8 ranks on this
+//  - overhead: LogGP's o at the sender, the price of messages streamed back
+//    to back (the linear Gather(v)/Scatter(v)): the time to post a burst of
+//    kBurst 8-byte sends to the next rank, whose receives were posted before
+//    (a barrier between), per send; median over the repetitions, maximum
+//    over ranks.
+// Cost: 30 q rounds and 10 bursts once per communicator (about 2 ms for 8 ranks on this
 // 2-core box; tens of ms oversubscribed under MPICH).
 #include <unistd.h>
 
@@ -39,6 +44,24 @@ namespace {
 
 constexpr std::array<std::int64_t, 3> kSizes{8, 16 << 10, 64 << 10};
 constexpr int kReps = 10;
+constexpr int kBurst = 16;
+
+// Seconds per send of a burst of kBurst 8-byte sends to the next rank.
+double burst_time(const CommState& s, std::byte* send, std::byte* recv) {
+  const int p = s.size;
+  std::array<MPI_Request, 2 * kBurst> req{};
+  for (int i = 0; i < kBurst; ++i)
+    check(PMPI_Irecv(recv + 8 * i, 8, MPI_BYTE, (s.rank - 1 + p) % p, kTag, s.comm, &req[static_cast<std::size_t>(i)]),
+          "MPI_Irecv");
+  check(PMPI_Barrier(s.comm), "MPI_Barrier");
+  const double t0 = PMPI_Wtime();
+  for (int i = 0; i < kBurst; ++i)
+    check(PMPI_Isend(send, 8, MPI_BYTE, (s.rank + 1) % p, kTag, s.comm, &req[static_cast<std::size_t>(kBurst + i)]),
+          "MPI_Isend");
+  const double t = (PMPI_Wtime() - t0) / kBurst;
+  wait_all(req, s.wait, s.spin);
+  return t;
+}
 
 // One phase of q circulant rounds with messages of `bytes`: seconds per round.
 double phase_time(const CommState& s, std::int64_t bytes, std::byte* send, std::byte* recv) {
@@ -78,25 +101,29 @@ Calibration calibrate(const CommState& s) {
   std::vector<std::byte> recv(static_cast<std::size_t>(kSizes.back()));
   // Sizes interleaved within each repetition, so that a burst of machine
   // noise hits all of them alike.
-  std::array<std::array<double, kReps>, kSizes.size()> times{};
+  std::array<std::array<double, kReps>, kSizes.size() + 1> times{};
   check(PMPI_Barrier(s.comm), "MPI_Barrier");
-  for (int rep = 0; rep < kReps; ++rep)
+  for (int rep = 0; rep < kReps; ++rep) {
     for (std::size_t i = 0; i < kSizes.size(); ++i)
       times[i][static_cast<std::size_t>(rep)] = phase_time(s, kSizes[i], send.data(), recv.data());
-  std::array<double, kSizes.size() + 2> t{};
-  for (std::size_t i = 0; i < kSizes.size(); ++i) t[i] = median(times[i]);
-  t[kSizes.size()] = s.ranks_per_core;
+    times[kSizes.size()][static_cast<std::size_t>(rep)] = burst_time(s, send.data(), recv.data());
+  }
+  std::array<double, kSizes.size() + 3> t{};
+  for (std::size_t i = 0; i <= kSizes.size(); ++i) t[i] = median(times[i]);
+  const std::size_t rho = kSizes.size() + 1, l2 = kSizes.size() + 2;
+  t[rho] = s.ranks_per_core;
   // Negated, so that the maximum is the smallest cache (and 0, unknown, if
   // any rank does not know its own).
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  t[kSizes.size() + 1] = l2 > 0 ? -static_cast<double>(l2) : 0.0;
+  const long l2_size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  t[l2] = l2_size > 0 ? -static_cast<double>(l2_size) : 0.0;
   check(PMPI_Allreduce(MPI_IN_PLACE, t.data(), static_cast<int>(t.size()), MPI_DOUBLE, MPI_MAX, s.comm),
         "MPI_Allreduce");
   c.round_small = t[0];
   c.beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
   c.alpha = std::max({t[0], t[1] - c.beta * static_cast<double>(kSizes[1]), 1e-7});
-  c.ranks_per_core = t[kSizes.size()];
-  c.l2_bytes = -t[kSizes.size() + 1];
+  c.overhead = std::min(t[kSizes.size()], c.alpha);
+  c.ranks_per_core = t[rho];
+  c.l2_bytes = -t[l2];
   c.fill = fill_factor(s.size, s.graph.q(), c.ranks_per_core);
   return c;
 }
@@ -112,7 +139,9 @@ const BlockModel& block_model(CommState& s) {
   BlockModel m;
   const Settings& e = s.settings;
   if (e.alpha > 0 && e.beta > 0) {
-    m.ab = {e.alpha, e.beta};  // both overridden: the plain alpha-beta model, nothing measured
+    // Both overridden: the plain alpha-beta model, nothing measured (o only
+    // if OPTCOLL_OVERHEAD says).
+    m.ab = {e.alpha, e.beta, e.overhead};
     m.max_block_bytes = std::max<std::int64_t>(e.block_cap, 0);
   } else {
     const Calibration logp = s.measured;  // calibrate_logp()'s part, if measured
@@ -121,7 +150,8 @@ const BlockModel& block_model(CommState& s) {
     s.measured.o = logp.o;
     s.measured.g = logp.g;
     s.measured.G = logp.G;
-    m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill};
+    m.ab = {e.alpha > 0 ? e.alpha : s.measured.alpha, (e.beta > 0 ? e.beta : s.measured.beta) * s.measured.fill,
+            e.overhead > 0 ? e.overhead : s.measured.overhead};
     m.max_block_bytes = e.block_cap >= 0 ? e.block_cap : max_block_bytes_for(s.measured.l2_bytes);
   }
   s.model = m;

@@ -48,6 +48,7 @@ struct Calibration {
   double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)
   double ranks_per_core = 0;  // ranks per core on the most loaded node
   double l2_bytes = 0;        // smallest L2 cache per core over the ranks (0: unknown somewhere)
+  double overhead = 0;        // per message of a burst of small sends, at the sender (model::AlphaBeta::o), s
   // LogP / LogGP (Karp et al. 1993; calibrate_logp.cpp): ping-pong and burst
   // between rank 0 and rank p-1, seconds (G: seconds per byte).
   double L = 0;

@@ -109,7 +109,8 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool p
 
 void MpiExecutor::post_next() {
   if (run_->independent) {  // a window of rounds; their copies touch no message's elements
-    const std::int64_t last = std::min(run_->rounds(), next_round_ + kWindowRounds);
+    const std::int64_t last =
+        std::min(run_->rounds(), next_round_ + (run_->in_flight > 0 ? run_->in_flight : kWindowRounds));
     for (; next_round_ < last; ++next_round_)
       for (const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_)]; next_ < end; ++next_)
         post(run_->entries[next_]);

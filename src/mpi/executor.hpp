@@ -79,7 +79,8 @@
 // other requests are running (a wait must advance them; wait_all()).
 //
 // Independent rounds (Compiled::independent: the shift schedule of
-// Alltoall(v)) are posted kWindowRounds at a time and completed together:
+// Alltoall(v), the linear Gather(v)/Scatter(v)) are posted kWindowRounds
+// (or Compiled::in_flight) at a time and completed together:
 // no round waits for the one before, so a rank streams its messages back to
 // back instead of paying a latency per round, as MPICH's Alltoall(v) does
 // with its window of 32 (MPIR_CVAR_ALLTOALL_THROTTLE). Under SMPI, fat tree,

@@ -17,14 +17,18 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
                   MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options) {
   const char* what = op == plan::Collective::gather ? "gather" : "scatter";
   RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, true, all_count}, root, comm,
-                                   {options.algorithm, what, "binomial"});
+                                   {options.algorithm, what, "binomial, linear"});
   // Equal blocks: my_bytes is the same at every rank.
   if (call.my_bytes == 0) return;
   if (call.c.size == 1) return copy_single_rank(call);
   CommState& s = call.c.comm_state(comm);
-  // Every tree of the registry is the binomial tree on equal blocks: the
-  // variable is only checked.
-  tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
+  // Every tree of the registry is the binomial tree on equal blocks; the
+  // linear plan runs when named (runs_linear()).
+  const std::string name = tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
+  if (runs_linear(s, name, false)) {
+    const std::vector<std::int64_t> bytes(call.a.is_root ? static_cast<std::size_t>(call.c.size) : 0, call.my_bytes);
+    return run_tree(s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
+  }
   run_tree(s, std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes));
 }
 

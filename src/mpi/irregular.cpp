@@ -26,6 +26,12 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
   CommState& s = c.comm_state(comm);
   const ExecConfig e = tree_config(s);
   const std::string name = tree_algorithm(s, a.op, options.algorithm, kIrregularAlgorithms);
+  if (runs_linear(s, name, true)) {  // no tree to build, no decision to broadcast
+    std::vector<std::int64_t> all;
+    if (a.is_root)
+      for (const plan::Segment& g : a.groups) all.push_back(g.count * a.all_type.size);
+    return run_tree(s, std::move(a), linear_rank_tree(c.size, root, c.rank, all, my_bytes));
+  }
   const bool consider_two = name.empty() || name == "two";
   std::array<std::int64_t, 4> header{0, 0, 0, 0};
   std::optional<Relay> relay;

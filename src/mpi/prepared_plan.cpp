@@ -32,7 +32,10 @@ ExecConfig exec_config(const CommState& s, const TypeInfo& t, MPI_Op op) {
 
 PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanSpec& spec,
                            const plan::BlockLayout* layout)
-    : algorithm_(choice.algorithm), spec_(spec), caller_layout_(layout != nullptr) {
+    : algorithm_(choice.algorithm),
+      final_messages_(choice.algorithm->final_messages),
+      spec_(spec),
+      caller_layout_(layout != nullptr) {
   plan::PlanContext ctx{spec, &s.graph};
   // The LogP trees use the communicator's L, o, g (measured at the first
   // such call: collective, and every rank chose the same algorithm).
@@ -62,8 +65,10 @@ PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanS
   plan_ = plan::renumbered(algorithm_->make(ctx, order.virtual_of(s.rank)), order);
 }
 
-PreparedPlan::PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout)
-    : layout_(std::make_unique<plan::BlockLayout>(std::move(layout))) {
+PreparedPlan::PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout, bool final_messages)
+    : final_messages_(final_messages),
+      in_flight_(final_messages ? view.rounds : 0),
+      layout_(std::make_unique<plan::BlockLayout>(std::move(layout))) {
   spec_.op = op;
   plan_ = plan::make_tree_plan(op, std::move(view), *layout_);
 }
@@ -102,7 +107,7 @@ void PreparedPlan::start(bool post_first) {
     // The first run compiles the plan; so does the first run with other
     // settings (an in-place call after one that was not).
     const plan::CompileOptions options{buffers_.init != nullptr, spec_.commutative, buffers_.complete, boundaries_,
-                                       algorithm_ != nullptr && algorithm_->final_messages};
+                                       final_messages_,          in_flight_};
     if (!compiled_ok_ || !compiled_.compiled_for(options)) {
       compiled_ok_ = false;
       plan::compile(*plan_, options, compiled_);

@@ -34,7 +34,9 @@ class PreparedPlan {
   // its layout is this rank's own, built from the tree (tree_run.hpp);
   // kept here. matches() is false for it: run_plan() runs it once, a
   // request keeps it.
-  PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout);
+  // final_messages: every message a final delivery (the linear tree:
+  // plan::CompileOptions::final_messages).
+  PreparedPlan(plan::Collective op, plan::TreeRankView view, plan::BlockLayout layout, bool final_messages = false);
   PreparedPlan(const PreparedPlan&) = delete;
   PreparedPlan& operator=(const PreparedPlan&) = delete;
 
@@ -86,6 +88,8 @@ class PreparedPlan {
 
  private:
   const plan::AlgorithmInfo* algorithm_ = nullptr;  // null: a tree
+  bool final_messages_ = false;                     // its messages are final deliveries
+  std::int64_t in_flight_ = 0;                      // a final-message tree: all its rounds in flight at once
   plan::PlanSpec spec_;
   bool caller_layout_ = false;
   std::unique_ptr<plan::BlockLayout> layout_;          // the plan's groups (rank-group collectives, exchanges)

@@ -113,6 +113,6 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
 // p = 1: the own block's copy between the two sides (none in place).
 void copy_single_rank(const RootedCall& call);
 
-inline constexpr const char* kIrregularAlgorithms = "adaptive_binomial, binomial, two";
+inline constexpr const char* kIrregularAlgorithms = "adaptive_binomial, binomial, two, linear";
 
 }  // namespace optcoll::mpi

@@ -92,7 +92,7 @@ std::unique_ptr<PreparedPlan> Staging::prepare(RankTree tree, ExecConfig& cfg) {
       own_group = tree.self;
     }
     layout = plan::BlockLayout(std::move(g), 1);
-    return std::make_unique<PreparedPlan>(args.op, v, layout);
+    return std::make_unique<PreparedPlan>(args.op, v, layout, tree.final_messages);
   }
   // A non-root: local groups = its own block and its non-empty child
   // subtrees, in position order.
@@ -130,7 +130,7 @@ std::unique_ptr<PreparedPlan> Staging::prepare(RankTree tree, ExecConfig& cfg) {
   }
   mode = v.down.empty() && args.mine_type.contiguous ? Mode::direct : Mode::packed;
   layout = plan::BlockLayout(std::move(g), 1);
-  return std::make_unique<PreparedPlan>(args.op, std::move(local), layout);
+  return std::make_unique<PreparedPlan>(args.op, std::move(local), layout, tree.final_messages);
 }
 
 void Staging::copy_in() {
@@ -233,6 +233,32 @@ RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank
   for (const plan::TreeLink& l : t.view.down) t.down_bytes.push_back(b * (l.hi - l.lo + 1));
   if (t.view.up.peer >= 0) t.up_bytes = b * (t.view.up.hi - t.view.up.lo + 1);
   return t;
+}
+
+RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::span<const std::int64_t> all,
+                          std::int64_t own) {
+  RankTree t;
+  t.view.rounds = p - 1;
+  t.self = rank;
+  t.final_messages = true;
+  const auto round_of = [root](plan::rank_t i) { return i - (i > root ? 1 : 0); };
+  if (rank == root) {
+    for (plan::rank_t i = 0; i < p; ++i) {
+      const std::int64_t b = all[static_cast<std::size_t>(i)];
+      if (i == root || b == 0) continue;
+      t.view.down.push_back({i, round_of(i), i, i});
+      t.down_bytes.push_back(b);
+    }
+  } else if (own > 0) {
+    t.view.up = {root, round_of(rank), rank, rank};
+    t.up_bytes = own;
+  }
+  return t;
+}
+
+bool runs_linear(CommState& s, const std::string& name, bool v) {
+  if (!name.empty()) return name == "linear";
+  return v && select::v_runs_linear(s.size, block_model(s).ab);
 }
 
 namespace {

@@ -33,6 +33,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct RankTree {
   std::int64_t up_bytes = 0;             // this rank's subtree, sent to / received from the parent
   std::vector<std::int64_t> down_bytes;  // per view.down link
   plan::rank_t self = 0;                 // position of this rank's own block
+  // Every message a final delivery (the linear plan): the root's rounds may
+  // be in flight together (plan::CompileOptions::final_messages).
+  bool final_messages = false;
 };
 
 // The caller's buffers at this rank.
@@ -94,6 +98,22 @@ ExecConfig tree_config(const CommState& s);
 // rank, for regular Gather / Scatter. O(log p).
 RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b);
 
+// The linear plan's part of `rank` (plan::make_gather_linear: the root takes
+// rank i's block in round i - (i > root), or sends it), without empty
+// blocks. all: every rank's bytes (the root; else unused), own: this
+// rank's. O(p) at the root, O(1) elsewhere.
+RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::span<const std::int64_t> all,
+                          std::int64_t own);
+
+// Whether a Gather(v)/Scatter(v) call runs the linear plan: `name` (from
+// tree_algorithm()) is "linear", or it is empty, the call is a v-variant
+// (v) and select::v_runs_linear() says so for the communicator's machine.
+// Regular Gather/Scatter run the binomial tree unless named: its rounds
+// carry small messages, which cost less than the model's alpha, so the
+// comparison with o would misjudge it. Collective at the communicator's
+// first calibration.
+bool runs_linear(CommState& s, const std::string& name, bool v);
+
 // MPI_ERR_ARG unless name is empty or one of `valid` (comma separated).
 void check_tree_algorithm(const std::string& name, const char* op, const char* valid);
 
@@ -105,7 +125,7 @@ void check_tree_algorithm(const std::string& name, const char* op, const char* v
 // adaptive binomial tree, or the binomial tree for regular blocks, which is
 // what every irregular tree becomes on equal blocks), noted once on stderr;
 // a name outside the registry is MPI_ERR_ARG, as for the other collectives.
-inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, two, tree";
+inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, two, tree, linear";
 std::string tree_algorithm(CommState& s, plan::Collective op, const std::string& requested, const char* valid);
 
 }  // namespace optcoll::mpi

@@ -28,6 +28,7 @@ class Compiler final : public Executor {
     c.commutative = o.commutative;
     c.complete = o.complete;
     c.final_messages = o.final_messages;
+    c.in_flight = o.in_flight;
     c.boundaries.assign(o.boundaries.begin(), o.boundaries.end());
     if (o.with_initial) fresh_.assign(static_cast<std::size_t>(layout.data_groups() * layout.blocks_per_group()), 1);
   }
@@ -270,6 +271,7 @@ void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::i
   c.boundaries.clear();
   c.data_extent = c.extent = extent;
   c.independent = c.with_initial = c.final_messages = false;
+  c.in_flight = 0;
   c.commutative = c.complete = true;
   // A round posts its receive first, then its send (Compiled::apply).
   if (receives) c.entries.push_back({.kind = Kind::recv, .peer = from, .at = recv.offset, .count = recv.count});

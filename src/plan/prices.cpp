@@ -144,6 +144,13 @@ Price gather_tree(const Shape& s, std::int64_t, const AlphaBeta& ab) {
   return {s.q * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), s.q, 1};
 }
 
+Price gather_linear(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (s.p <= 1) return {};
+  const double o = ab.o > 0 ? std::min(ab.o, ab.alpha) : ab.alpha;
+  const double bytes = ab.beta * static_cast<double>(s.m - s.smallest);
+  return {ab.alpha + std::max(static_cast<double>(s.p - 2) * o, bytes), s.p - 1, 1};
+}
+
 Price alltoall_shift(const Shape& s, std::int64_t, const AlphaBeta& ab) {
   return {model::alltoall_shift_time(s.p, s.m, ab), s.p - 1, 1};
 }

@@ -41,6 +41,10 @@ Price allreduce_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab
 Price scan_pipeline(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Gather / scatter trees: q rounds, the root moves every group but its own.
 Price gather_tree(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// The root takes (gather) or posts (scatter) p - 1 messages in a row, o
+// apart, while its link carries the bytes: one latency, then the longer of
+// the two. o unknown (0) or above alpha counts alpha per message.
+Price gather_linear(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Personalized exchanges (model/alltoall.hpp).
 Price alltoall_shift(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 Price alltoall_bruck(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);

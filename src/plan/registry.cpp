@@ -219,6 +219,18 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_gather_two,
      .price = &prices::gather_tree,
      .summary = "two size classes gathered concurrently, one message between their roots (Traff 2018, Lemma 2)"},
+    // The star: what MPI libraries run for Gatherv, chosen for Gatherv and
+    // Scatterv where the root's p - 1 messages in a row (o apart) cost less
+    // than building and running a tree (select::v_runs_linear). Its messages
+    // are final deliveries, so the root has them in flight together.
+    {.op = C::gather,
+     .name = "linear",
+     .needs_overhead = true,
+     .final_messages = true,
+     .make = &make_gather_linear,
+     .price = &prices::gather_linear,
+     .summary = "every rank sends its block straight to the root, p-1 messages in flight, priced with the "
+                "per-message overhead o"},
     {.op = C::scatter,
      .name = "binomial",
      .make = &make_scatter_binomial,
@@ -239,6 +251,14 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_scatter_tree,
      .price = &prices::gather_tree,
      .summary = "PlanContext::tree, e.g. the optimal ordered tree (Traff 2018, Fig. 6); else binomial"},
+    {.op = C::scatter,
+     .name = "linear",
+     .needs_overhead = true,
+     .final_messages = true,
+     .make = &make_scatter_linear,
+     .price = &prices::gather_linear,
+     .summary = "the root sends every block straight to its rank, p-1 messages in flight, priced with the "
+                "per-message overhead o"},
     {.op = C::bcast,
      .name = "logp_tree",
      .needs_logp = true,

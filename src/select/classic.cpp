@@ -80,9 +80,14 @@ std::vector<Classic> classics(const Call& c, const model::AlphaBeta& ab, std::sp
     case Collective::gather:
     case Collective::scatter:
       out.push_back(registry(c.op, "binomial", s, ab));
-      out.push_back(
-          {"linear",
-           {static_cast<double>(c.p - 1) * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), c.p - 1, 1}});
+      // The linear algorithm with its messages o apart where the machine
+      // knows o (as optcoll's gather/linear), else one alpha each.
+      if (ab.o > 0)
+        out.push_back(registry(c.op, "linear", s, ab));
+      else
+        out.push_back(
+            {"linear",
+             {static_cast<double>(c.p - 1) * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), c.p - 1, 1}});
       break;
     case Collective::alltoall:
       out.push_back({"shift", {model::alltoall_shift_time(c.p, s.m, ab), c.p - 1, 1}});

@@ -1,5 +1,8 @@
-// The irregular gather/scatter tree rule (select/select.hpp): TWO where
-// Lemma 2 of Traff 2018 makes it optimal, else the adaptive binomial tree.
+// The irregular gather/scatter rules (select/select.hpp): the linear plan
+// where the machine's per-message overhead makes it cheaper than building
+// and running a tree; TWO where Lemma 2 of Traff 2018 makes it optimal;
+// else the adaptive binomial tree.
+#include <algorithm>
 #include <optional>
 
 #include "optcoll/select/select.hpp"
@@ -20,6 +23,14 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
   const double xs = static_cast<double>(two->x) * static_cast<double>(p - 1);
   if (static_cast<double>(q) * ab.alpha + ab.beta * xs > ab.beta * static_cast<double>(two->y)) return std::nullopt;
   return two;
+}
+
+bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab) {
+  if (p < 3 || !(ab.o > 0)) return false;
+  std::int64_t q = 0;
+  while ((plan::rank_t{1} << q) < p) ++q;
+  const double o = std::min(ab.o, ab.alpha);
+  return ab.alpha + static_cast<double>(p - 2) * o < static_cast<double>(2 * q + 1) * ab.alpha;
 }
 
 }  // namespace optcoll::select

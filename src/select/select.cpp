@@ -232,12 +232,13 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
   }
   if (d.algorithm == nullptr) {
     d.automatic = !d.fallback;
-    // Candidates: priced, not baselines, valid; size limits unless they
-    // would leave none.
+    // Candidates: priced in rounds (not baselines, not needs_overhead),
+    // valid; size limits unless they would leave none.
     std::array<const AlgorithmInfo*, 8> cand{};
     std::size_t n = 0, in_size = 0;
     for (const AlgorithmInfo& a : plan::algorithms())
-      if (a.op == c.op && !a.baseline && a.price != nullptr && plan::valid_for(a, spec) && n < cand.size())
+      if (a.op == c.op && !a.baseline && !a.needs_overhead && a.price != nullptr && plan::valid_for(a, spec) &&
+          n < cand.size())
         cand[n++] = &a;
     for (std::size_t i = 0; i < n; ++i)
       if (cand[i]->max_bytes == 0 || c.bytes() <= cand[i]->max_bytes) cand[in_size++] = cand[i];

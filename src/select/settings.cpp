@@ -87,6 +87,10 @@ constexpr Variable kVariables[] = {
      "prediction says it wins), optcoll (always), native (never)"},
     {"OPTCOLL_ALPHA", "seconds > 0", "alpha of the block-count model, replacing the calibration's"},
     {"OPTCOLL_BETA", "seconds per byte > 0", "beta of the block-count model, replacing the calibration's"},
+    {"OPTCOLL_OVERHEAD", "seconds > 0",
+     "per-message overhead o of messages sent back to back (the linear Gather(v)/Scatter(v)'s price), replacing "
+     "the calibration's; with OPTCOLL_ALPHA and OPTCOLL_BETA and without it, o is unknown and the linear plans "
+     "are not chosen automatically"},
     {"OPTCOLL_BLOCK_BYTES", "bytes > 0", "pipelined plans use n = ceil(bytes / this) blocks"},
     {"OPTCOLL_BLOCK_CAP", "bytes >= 0",
      "largest pipelined block of Bcast, Reduce, Allgather(v) (0: no cap; default: "
@@ -151,6 +155,7 @@ Settings Settings::from_environment() {
   Settings s;
   s.alpha = positive_double("OPTCOLL_ALPHA");
   s.beta = positive_double("OPTCOLL_BETA");
+  s.overhead = positive_double("OPTCOLL_OVERHEAD");
   s.block_bytes = positive_int("OPTCOLL_BLOCK_BYTES");
   s.max_chunk = positive_int("OPTCOLL_MAX_CHUNK_ELEMS");
   s.rank_group = positive_int("OPTCOLL_RANK_GROUP");

@@ -98,7 +98,7 @@ std::string where_v(const std::string& dist, int root, const TypePair& t, const 
          " algorithm=" + (alg.empty() ? "default" : alg);
 }
 
-const std::vector<std::string> kAlgorithms{"", "adaptive_binomial", "binomial", "two"};
+const std::vector<std::string> kAlgorithms{"", "adaptive_binomial", "binomial", "two", "linear"};
 
 // MPICH's native collectives (the oracles) are slow on an oversubscribed
 // node: beyond 4 ranks the larger cases run a subset.
@@ -258,6 +258,15 @@ TEST(MpiGather, GatherScatterMatchNative) {
         ASSERT_EQ(MPI_Scatter(all.data(), ca, all.type(), r1.data(), c, r1.type(), root, comm), MPI_SUCCESS);
         scatter(all.data(), ca, all.type(), r2.data(), c, r2.type(), root, comm);
         EXPECT_EQ(first_difference(r2, r1), -1) << "scatter";
+        // Each plan by name (the calls above take the selection's).
+        if (&tp != &type_pairs().front()) continue;
+        for (const char* alg : {"binomial", "linear"}) {
+          Buffer g2(tp.all, count * tp.ratio * p), s2(tp.mine, count);
+          gather(send.data(), count, send.type(), g2.data(), count * tp.ratio, g2.type(), root, comm, {alg, 0});
+          EXPECT_EQ(first_difference(g2, expect), -1) << "gather " << alg;
+          scatter(all.data(), count * tp.ratio, all.type(), s2.data(), count, s2.type(), root, comm, {alg, 0});
+          EXPECT_EQ(first_difference(s2, r1), -1) << "scatter " << alg;
+        }
       }
       // In place at the root.
       Buffer send(Kind::int32, count);

@@ -75,13 +75,61 @@ TEST(Prices, MatchTheSimulator) {
         // the root's volume; the gather trees' is exact for powers of two.
         const bool bound = a.name == "ordered" && a.op == Collective::reduce_scatter;
         const bool tree = a.op == Collective::gather || a.op == Collective::scatter;
-        if (bound || (tree && (p & (p - 1)) != 0))
+        if (a.needs_overhead)  // streamed, not round by round: the rounds bound it (LinearStreamsItsMessages)
+          EXPECT_LE(price.time, r.alpha_beta_time * (1 + 1e-12)) << at;
+        else if (bound || (tree && (p & (p - 1)) != 0))
           EXPECT_GE(price.time, r.alpha_beta_time * (1 - 1e-12)) << at;
         else
           EXPECT_NEAR(price.time, r.alpha_beta_time, 1e-12 + 1e-9 * r.alpha_beta_time) << at;
       }
     }
   }
+}
+
+// Gather/Scatter's linear plan: priced alpha + max((p - 2) o, beta (m -
+// smallest)) (the root's p - 1 messages o apart, hidden behind its link's
+// bytes), the classic `linear` priced alike where o is known (so the
+// drop-in's `auto` sees MPI's own linear algorithm at that price), never
+// chosen by decide(); Gatherv/Scatterv take it where alpha + (p - 2) o <
+// (2 q + 1) alpha and o is known (v_runs_linear). The formulas are written
+// here.
+TEST(Decide, LinearGatherPricedWithTheOverheadAndChosenForTheVariants) {
+  for (const Collective op : {Collective::gather, Collective::scatter}) {
+    for (const rank_t p : {3, 5, 16, 64, 100, 256, 1024}) {
+      const double q = std::ceil(std::log2(static_cast<double>(p)));
+      for (const std::int64_t b : {std::int64_t{0}, std::int64_t{8}, std::int64_t{4096}, std::int64_t{1} << 20}) {
+        for (const double o : {0.0, 1e-7, 3e-7, 1e-6}) {
+          const model::AlphaBeta ab{6e-6, 6e-11, o};
+          const Call c{.op = op, .p = p, .elem_size = 1, .count = b};
+          CountingMachine machine(ab);
+          const Decision d = decide(c, {}, machine, true);
+          const std::string at = std::string(plan::to_string(op)) + " p=" + std::to_string(p) +
+                                 " b=" + std::to_string(b) + " o=" + std::to_string(o);
+          EXPECT_NE(d.algorithm->name, "linear") << at;
+          const double bytes = ab.beta * static_cast<double>(b * (p - 1));
+          const double linear = o > 0 ? ab.alpha + std::max(static_cast<double>(p - 2) * o, bytes)
+                                      : static_cast<double>(p - 1) * ab.alpha + bytes;
+          const double binomial = q * ab.alpha + bytes;
+          EXPECT_EQ(d.classic, linear < binomial ? "linear" : "binomial") << at;
+          EXPECT_NEAR(d.classic_time, std::min(linear, binomial), 1e-15) << at;
+          EXPECT_NEAR(plan::find_algorithm(op, "linear")->price(shape_of(c), 1, ab).time,
+                      o > 0 ? linear : ab.alpha + std::max(static_cast<double>(p - 2) * ab.alpha, bytes), 1e-15)
+              << at;
+        }
+      }
+      for (const double o : {0.0, 1e-7, 3e-7, 1e-6, 1e-5}) {
+        const model::AlphaBeta ab{6e-6, 6e-11, o};
+        const double oo = std::min(o, ab.alpha);
+        const bool want = o > 0 && ab.alpha + static_cast<double>(p - 2) * oo < (2 * q + 1) * ab.alpha;
+        EXPECT_EQ(v_runs_linear(p, ab), want) << "p=" << p << " o=" << o;
+      }
+    }
+  }
+  // The fat tree of the SMPI benchmark (o = 0.3 us, alpha 5.6-6.8 us):
+  // linear up to p = 256, trees at p = 1024.
+  EXPECT_TRUE(v_runs_linear(64, {6.459e-6, 4.7e-11, 3e-7}));
+  EXPECT_TRUE(v_runs_linear(256, {5.919e-6, 5.5e-11, 3e-7}));
+  EXPECT_FALSE(v_runs_linear(1024, {5.596e-6, 6.0e-11, 3e-7}));
 }
 
 // The alpha-beta optimum n* = sqrt((q-1) beta m / alpha), rounded to the

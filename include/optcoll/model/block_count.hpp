@@ -16,6 +16,10 @@ namespace optcoll::model {
 struct AlphaBeta {
   double alpha = 2e-6;  // seconds per message
   double beta = 1e-10;  // seconds per byte
+  // Seconds per message of messages streamed back to back (LogGP's o: a
+  // rank posting or taking p - 1 messages in a row); 0: unknown. Prices
+  // that need it (AlgorithmInfo::needs_overhead) are not used without it.
+  double o = 0;
 };
 
 // Modelled time of n-1+q rounds moving blocks of ceil(bytes/n) bytes.

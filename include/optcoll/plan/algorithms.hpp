@@ -164,10 +164,15 @@ struct AlgorithmInfo {
   // (it combines in an order that depends on the rank, as the
   // dissemination allreduces do, so ranks receiving the same reduced
   // element agree bit for bit only for exact operators, PlanSpec::exact);
-  // needs the machine's LogP parameters (PlanContext::logp).
+  // needs the machine's LogP parameters (PlanContext::logp); needs its
+  // per-message overhead (below).
   bool needs_commutative = false;
   bool needs_exact = false;
   bool needs_logp = false;
+  // Priced with the machine's per-message overhead (model::AlphaBeta::o),
+  // which rounds do not capture: decide()'s automatic choice never takes
+  // it; its own rule does (select::v_runs_linear, Gatherv / Scatterv).
+  bool needs_overhead = false;
   bool baseline = false;  // a classic algorithm, for comparison: never chosen automatically
   Blocking blocking = Blocking::one;
   // Its rounds pair ranks r +- skip of the circulant graph: the MPI layer

@@ -52,6 +52,9 @@ struct CompileOptions {
   // The plan's messages are all final deliveries (AlgorithmInfo::
   // final_messages): Compiled::independent may be set.
   bool final_messages = false;
+  // Independent rounds in flight at most (0: the executor's default; the
+  // linear gather's root takes all of them at once, as MPI libraries do).
+  std::int64_t in_flight = 0;
 };
 
 struct Compiled {
@@ -96,6 +99,7 @@ struct Compiled {
   bool commutative = true;
   bool complete = true;
   bool final_messages = false;
+  std::int64_t in_flight = 0;
   std::vector<std::int64_t> boundaries;
 
   std::int64_t rounds() const noexcept { return static_cast<std::int64_t>(round_end.size()); }
@@ -111,7 +115,7 @@ struct Compiled {
   static constexpr bool is_send(Kind k) noexcept { return k == Kind::send || k == Kind::send_initial; }
   // Whether this was compiled with these options.
   bool compiled_for(const CompileOptions& o) const noexcept {
-    if (with_initial != o.with_initial || final_messages != o.final_messages ||
+    if (with_initial != o.with_initial || final_messages != o.final_messages || in_flight != o.in_flight ||
         boundaries.size() != o.boundaries.size())
       return false;
     if (with_initial && (commutative != o.commutative || complete != o.complete)) return false;

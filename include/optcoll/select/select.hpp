@@ -169,6 +169,16 @@ std::string algorithm_names(plan::Collective op);
 std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::rank_t root, const model::AlphaBeta& ab,
                                          bool named);
 
+// Gatherv / Scatterv: whether the call runs the linear plan (the root takes
+// or sends p - 1 messages, in flight together) rather than a tree. Every
+// rank decides alike from p and the machine alone (only the root knows the
+// sizes): the linear plan costs alpha + (p - 2) o before its bytes, the
+// tree its distributed construction and its rounds, (2 q + 1) alpha, where
+// q = ceil(log2 p); the bytes cost both alike at the root's link, and hide
+// the linear plan's overheads, so larger blocks only favour it. Never
+// where o is unknown (ab.o = 0). O(1).
+bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab);
+
 // Allmerge (Lang 2025): "bruck" (Algorithm 1, the default for an empty
 // name) and "circulant" (Algorithm 2) run the registry's allreduce/bruck and
 // allreduce/dissemination plans with merging as the operator; "allgatherv"

@@ -36,6 +36,7 @@ std::string env_name(plan::Collective op);
 struct Settings {
   double alpha = 0;              // OPTCOLL_ALPHA, seconds per round
   double beta = 0;               // OPTCOLL_BETA, seconds per byte
+  double overhead = 0;           // OPTCOLL_OVERHEAD, seconds per message streamed (model::AlphaBeta::o)
   std::int64_t block_bytes = 0;  // OPTCOLL_BLOCK_BYTES: n = ceil(bytes / block_bytes)
   std::int64_t max_chunk = 0;    // OPTCOLL_MAX_CHUNK_ELEMS: elements per MPI call (tests)
   std::int64_t rank_group = 0;   // OPTCOLL_RANK_GROUP: ranks per locality group (plan/locality.hpp)
