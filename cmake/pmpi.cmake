@@ -14,7 +14,7 @@ set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Self-contained apart from MPI and the C++ runtime (optcoll and optcoll_mpi
 # linked in statically), exporting only MPI_* (src/pmpi/exports.map).
-add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp src/pmpi/requests.cpp src/pmpi/request_ops.cpp
+add_library(optcoll_pmpi SHARED src/pmpi/interpose.cpp src/pmpi/requests.cpp src/pmpi/request_ops.cpp src/pmpi/blocking.cpp
             src/pmpi/large_count.cpp)
 target_link_libraries(optcoll_pmpi PRIVATE optcoll_pmpi_impl optcoll_warnings)
 target_link_options(optcoll_pmpi PRIVATE "LINKER:--version-script=${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/exports.map"

@@ -220,20 +220,8 @@ namespace rq = optcoll::pmpi::requests;
 // ---- Completing and starting requests ----
 
 namespace {
-// A wait for native requests only, while optcoll runs are going: MPI's own
-// wait would not advance them, and the rank it waits for may be waiting
-// for one of them (MPI lets ranks complete collectives in any order). So
-// it tests until done and advances optcoll's runs between tests. With no
-// run going it is MPI's wait.
 using optcoll::mpi::other_requests_running;
-template <class Test>
-int poll_native(Test test) {
-  for (;;) {
-    bool done = false;
-    if (const int rc = test(done); rc != MPI_SUCCESS || done) return rc;
-    optcoll::mpi::progress_requests();
-  }
-}
+using optcoll::pmpi::requests::poll_native;
 }  // namespace
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "bytes.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/optcoll.h"
 #include "shapes.hpp"
 
@@ -56,5 +57,20 @@ int carry(MPI_Comm comm, Make&& make) {
 }
 
 using shapes::comm_of;
+
+// A wait for native requests only, while optcoll runs are going (the Wait
+// functions, requests.cpp, and the blocking calls, blocking.cpp): MPI's own
+// wait would not advance them, and the rank it waits for may be waiting
+// for one of them (MPI lets ranks complete collectives in any order). So
+// it tests (test(done), an MPI error code) until done and advances
+// optcoll's runs between tests.
+template <class Test>
+int poll_native(Test test) {
+  for (;;) {
+    bool done = false;
+    if (const int rc = test(done); rc != MPI_SUCCESS || done) return rc;
+    mpi::progress_requests();
+  }
+}
 
 }  // namespace optcoll::pmpi::requests

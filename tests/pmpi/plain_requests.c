@@ -149,7 +149,8 @@ static void nonblocking(int n, int salt) {
 }
 
 /* MPI lets ranks complete collectives in different orders, and wait for a
- * native message while a collective is outstanding: both waits must
+ * native message (with MPI_Wait or a blocking call) while a collective is
+ * outstanding: every such wait must
  * advance the collectives (a wait that drove only its own request would
  * hang here from p = 3, where the plans have several rounds). Rank 1 sends
  * rank 0 its token only once its Iallreduce is complete; rank 0 waits for
@@ -178,6 +179,33 @@ static void orders(int n, int salt) {
   check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
   if (p > 1 && rank == 1) check(MPI_Send(&token, 1, MPI_INT, 0, 9, MPI_COMM_WORLD), "MPI_Send");
   hash(&token, sizeof token);
+  hash(b, sizeof(int) * (size_t)n);
+  /* The same with MPI's blocking calls, which must advance the outstanding
+   * collective too: rank 0 probes for and receives the token (rank 1 sends
+   * it synchronously, once its Iallreduce is complete) before it waits; then
+   * ranks 0 and 1 swap tokens with MPI_Sendrecv, rank 1 after its wait. */
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (p > 1 && rank == 0) {
+    MPI_Status st;
+    check(MPI_Probe(1, 10, MPI_COMM_WORLD, &st), "MPI_Probe");
+    check(MPI_Recv(&token, 1, MPI_INT, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, &st), "MPI_Recv");
+  }
+  check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  if (p > 1 && rank == 1) check(MPI_Ssend(&token, 1, MPI_INT, 0, 10, MPI_COMM_WORLD), "MPI_Ssend");
+  hash(&token, sizeof token);
+  hash(b, sizeof(int) * (size_t)n);
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (p > 1 && rank < 2) {
+    int mine = token + rank, theirs = -1;
+    if (rank == 1) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Sendrecv(&mine, 1, MPI_INT, 1 - rank, 11, &theirs, 1, MPI_INT, 1 - rank, 11, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+          "MPI_Sendrecv");
+    hash(&theirs, sizeof theirs);
+  }
+  if (!(p > 1 && rank == 1)) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
   hash(b, sizeof(int) * (size_t)n);
   free(a);
   free(b);
