@@ -4,7 +4,8 @@
 // serves its children in the reverse of the gather order). With equal
 // blocks it is optimal in the linear cost model (Proposition 1), and every
 // rank computes its part from (p, root, rank) in O(log p): nothing to
-// exchange. Buffers and type handling: tree_run.hpp.
+// exchange. Named "linear", the linear plan instead (the root takes or
+// sends every block itself). Buffers and type handling: tree_run.hpp.
 #include "mpi/request.hpp"
 #include "tree_build.hpp"
 

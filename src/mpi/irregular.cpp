@@ -4,7 +4,9 @@
 // root only; every other rank knows its own block, which is all the tree
 // construction needs.
 //
-// Default: the adaptive binomial tree, built distributedly
+// Default: the linear plan where select::v_runs_linear() says so (decided
+// from p and the machine alone: no construction, no decision to send);
+// otherwise the adaptive binomial tree, built distributedly
 // (gatherv_adaptive.cpp), unless the root finds that Lemma 2 applies
 // (select::choose_two): TWO (gatherv_two.cpp). Only the root knows
 // the sizes, so its decision is broadcast (four words, relayed down a

@@ -57,9 +57,10 @@ RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t r
                        std::vector<plan::rank_t>* order);
 
 // irregular.cpp: Gatherv/Scatterv once arguments are checked: chooses the
-// tree (Options::algorithm: "" = TWO where Lemma 2 applies, else
-// adaptive; "adaptive_binomial"; "binomial"; "two" = TWO whenever
-// the sizes allow), builds this rank's part and runs it. a.groups (root) in
+// plan (Options::algorithm: "" = linear where select::v_runs_linear()
+// says so, else TWO where Lemma 2 applies, else adaptive;
+// "adaptive_binomial"; "binomial"; "two" = TWO whenever the sizes allow;
+// "linear"), builds this rank's part and runs it. a.groups (root) in
 // elements of a.all_type; my_bytes this rank's block. Collective.
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
                    const Options& options);
