@@ -230,6 +230,12 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
                 stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={} o={:.4g}\n",
                 g_size, d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0, d.model.ab.o);
           }
+          static bool reported_logp = false;  // the LogP parameters, once measured (or given)
+          if (!reported_logp && d.logp.L > 0 && g_rank == 0) {
+            reported_logp = true;
+            fmt::print(stderr, "collectives: p={} optcoll logp L={} o={} g={} (units of 10 ns)\n", g_size, d.logp.L,
+                       d.logp.o, d.logp.g);
+          }
         });
     for (const auto& [vop, alg] : cfg.variants)
       if (vop == op) {

@@ -12,6 +12,7 @@
 #include "mpi/executor.hpp"
 #include "mpi/request.hpp"
 #include "optcoll/error.hpp"
+#include "optcoll/model/alltoall.hpp"
 
 namespace optcoll::mpi {
 
@@ -30,26 +31,40 @@ void Scratch::trim(std::int64_t keep_bytes) noexcept {
   keep(groups);
 }
 
-void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
-  if (requests.empty()) return;
+namespace {
+// One test: of all requests (indices null; MPI_Testall) or of any
+// (MPI_Testsome into indices: the completed ones become MPI_REQUEST_NULL).
+bool test_once(std::span<MPI_Request> requests, int* indices) {
   const int n = static_cast<int>(requests.size());
   int done = 0;
-  // Small sends are usually complete when posted: Testall finds that
+  if (indices == nullptr)
+    check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  else
+    check(PMPI_Testsome(n, requests.data(), &done, indices, MPI_STATUSES_IGNORE), "MPI_Testsome");
+  return done > 0;  // (Testsome: MPI_UNDEFINED only for no active request, excluded by the callers)
+}
+
+// wait_all(), or until any request has completed (indices non-null).
+void wait_for(std::span<MPI_Request> requests, int* indices, WaitMode mode, int spin) {
+  // Small sends are usually complete when posted: a test finds that
   // without the progress pass Open MPI's Waitall makes regardless
   // (about 8000 instructions per call, measured with callgrind).
-  check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-  if (done != 0) return;
+  if (test_once(requests, indices)) return;
   // Other requests running: they advance while this waits (another rank
   // may be waiting for them before it sends what this waits for).
   const bool others = other_requests_running();
+  const int n = static_cast<int>(requests.size());
   if (mode == WaitMode::block && !others) {
-    check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    int done = 0;
+    if (indices == nullptr)
+      check(PMPI_Waitall(n, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    else
+      check(PMPI_Waitsome(n, requests.data(), &done, indices, MPI_STATUSES_IGNORE), "MPI_Waitsome");
     return;
   }
   for (int polls = 0;; ++polls) {
     if (others) progress_requests();
-    check(PMPI_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-    if (done != 0) return;
+    if (test_once(requests, indices)) return;
     if (mode == WaitMode::poll && polls >= spin) {
       // A zero sleep still gives up the CPU for the timer slack (about
       // 50 us), long enough for the ranks we wait for to run.
@@ -57,6 +72,18 @@ void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
       nanosleep(&nap, nullptr);
     }
   }
+}
+}  // namespace
+
+void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin) {
+  if (!requests.empty()) wait_for(requests, nullptr, mode, spin);
+}
+
+bool MpiExecutor::some_done(bool block) {
+  some_.resize(requests_.size());  // (its capacity stays: no allocation once the window has been full)
+  if (!block) return test_once(requests_, some_.data());
+  wait_for(requests_, some_.data(), cfg_.wait, cfg_.spin);
+  return true;
 }
 
 void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch, const void* owner) {
@@ -108,15 +135,11 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool p
 }
 
 void MpiExecutor::post_next() {
-  if (run_->independent) {  // a window of rounds; their copies touch no message's elements
-    const std::int64_t last =
-        std::min(run_->rounds(), next_round_ + (run_->in_flight > 0 ? run_->in_flight : kWindowRounds));
-    for (; next_round_ < last; ++next_round_)
-      for (const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_)]; next_ < end; ++next_)
-        post(run_->entries[next_]);
+  if (run_->independent) {  // the first window of rounds; their copies touch no message's elements
     in_.form = Form::none;
     round_writes_ = false;  // every receive lands in place: nothing to apply at the close
     round_open_ = true;
+    post_window();
     return;
   }
   const auto r = static_cast<std::size_t>(next_round_++);
@@ -125,6 +148,25 @@ void MpiExecutor::post_next() {
   round_writes_ = run_->round_end[r] > end;
   for (; next_ < end; ++next_) post(run_->entries[next_]);
   round_open_ = true;
+}
+
+void MpiExecutor::post_window() {
+  // A round posts a send and a receive, or one of them: rounds in flight
+  // are counted by their requests (a message in chunks counts more).
+  const std::int64_t window = run_->in_flight > 0 ? run_->in_flight : model::kRoundsInFlight;
+  const auto budget = static_cast<std::size_t>(2 * window);
+  for (; next_round_ < run_->rounds() && requests_.size() < budget; ++next_round_)
+    for (const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_)]; next_ < end; ++next_)
+      post(run_->entries[next_]);
+}
+
+bool MpiExecutor::slide(bool block) {
+  for (;;) {
+    post_window();
+    if (requests_.empty()) return true;  // (the window stops posting only when full or at the end)
+    if (!some_done(block)) return false;
+    std::erase(requests_, MPI_REQUEST_NULL);
+  }
 }
 
 void MpiExecutor::post(const Entry& e) {
@@ -166,6 +208,10 @@ void MpiExecutor::run_held() {
 
 void MpiExecutor::close_round() {
   round_open_ = false;
+  if (run_->independent) {  // the sliding window, to its end
+    slide(true);
+    return;
+  }
   if (hold_) {
     hold_ = false;
     run_held();  // after the round's other messages are posted
@@ -228,7 +274,10 @@ bool MpiExecutor::progress() {
     return true;
   };
   for (;;) {
-    if (round_open_) {
+    if (round_open_ && run_->independent) {
+      if (!slide(false)) return false;
+      round_open_ = false;
+    } else if (round_open_) {
       if (!test_all(requests_)) return false;
       if (round_writes_ && !deferred_done()) return false;
       close_round();

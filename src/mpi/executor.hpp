@@ -79,12 +79,15 @@
 // other requests are running (a wait must advance them; wait_all()).
 //
 // Independent rounds (Compiled::independent: the shift schedule of
-// Alltoall(v), the linear Gather(v)/Scatter(v)) are posted kWindowRounds
-// (or Compiled::in_flight) at a time and completed together:
-// no round waits for the one before, so a rank streams its messages back to
-// back instead of paying a latency per round, as MPICH's Alltoall(v) does
-// with its window of 32 (MPIR_CVAR_ALLTOALL_THROTTLE). Under SMPI, fat tree,
-// p = 64, an 8 B Alltoallv went from 230 to 25 us, 1 MiB from 392 to 101 us
+// Alltoall(v), the linear Gather(v)/Scatter(v)) stream through a sliding
+// window: up to model::kRoundsInFlight rounds (or Compiled::in_flight) are
+// posted, and each completed request makes room for the next round. No
+// round waits for the one before, so a rank streams its messages back to
+// back instead of paying a latency per round. MPICH's Alltoall(v) posts
+// batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE) and waits for each batch,
+// which costs a latency per batch; the window does not. Under SMPI, fat
+// tree, p = 64: an 8 B Alltoallv 230 us one round at a time, 25 us in
+// batches; a 1 MiB Alltoall 99 us in batches, 87 us with the window
 // (docs/decisions/exchange-rounds-in-flight.md).
 #pragma once
 
@@ -232,7 +235,16 @@ class MpiExecutor final {
   };
   bool hold(bool is_send, int peer, std::byte* buf, std::int64_t elements);  // true: held
   void run_held();
-  void post_next();    // posts round next_round_ (independent rounds: a window of them)
+  void post_next();  // posts round next_round_ (independent rounds: the first window of them)
+  // Independent rounds: posts rounds while fewer than a window's requests
+  // are in flight. slide(): completes what has arrived and posts rounds in
+  // the room it left, until every round is done (block) or nothing more has
+  // arrived (false).
+  void post_window();
+  bool slide(bool block);
+  // Waits for (block) or tests once whether any of requests_ has completed
+  // (those become MPI_REQUEST_NULL).
+  bool some_done(bool block);
   void close_round();  // finishes the open round (waits for what is left)
   void end_run();      // after the last round
   // Applying (executor_apply.cpp).
@@ -251,7 +263,6 @@ class MpiExecutor final {
     MPI_Request request;
     plan::Segment seg;
   };
-  static constexpr std::int64_t kWindowRounds = 32;    // independent rounds in flight at most
   static constexpr std::size_t kMaxDeferred = 16;      // sends in flight at most
   static constexpr std::int64_t kDeferMinBytes = 256;  // blocking: sends in (min, max] complete in the background
   static constexpr std::int64_t kDeferBytes = 32768;
@@ -271,6 +282,7 @@ class MpiExecutor final {
   Message out_;
   Message in_;
   std::vector<MPI_Request> requests_;
+  std::vector<int> some_;  // MPI_Testsome's indices (some_done())
   std::vector<Deferred> deferred_;
   std::vector<int> index_lengths_;  // post_indexed()
   std::vector<MPI_Aint> index_addresses_;

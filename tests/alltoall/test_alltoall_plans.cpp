@@ -68,6 +68,36 @@ TEST(AlltoallPlans, ShiftAndBruckMoveEveryBlockForManyP) {
   }
 }
 
+// With o known the shift schedule is priced as the MPI executor streams it
+// (model/alltoall.hpp): one latency, then the longest of 2(p-1) overheads,
+// (p-1) blocks through the port, and one latency per further window of
+// kRoundsInFlight rounds. Written out here for a few cases; the crossover
+// is the first block size at which Bruck stops winning.
+TEST(AlltoallPlans, StreamedShiftPriceAndCrossover) {
+  model::AlphaBeta ab{6e-6, 5e-11};
+  ab.o = 3e-7;
+  const std::int64_t w = model::kRoundsInFlight;
+  // p = 64: 63 rounds, within one window; overheads 2 * 63 * 0.3 us.
+  EXPECT_NEAR(model::alltoall_shift_time(64, 8, ab), 6e-6 + 2 * 63 * 3e-7, 1e-15);
+  EXPECT_NEAR(model::alltoall_shift_time(64, 1 << 20, ab), 6e-6 + 63 * 5e-11 * (1 << 20), 1e-15);
+  // p = 8 w + 1: 8 windows, the last seven a latency each, above 2 (p-1) o.
+  ab.o = 1e-8;
+  EXPECT_NEAR(model::alltoall_shift_time(8 * w + 1, 8, ab), 6e-6 + 7 * 6e-6, 1e-15);
+  ab.o = 3e-7;
+  // p = 5: 2 * 4 overheads cost less than Bruck's two extra latencies.
+  EXPECT_EQ(model::alltoall_crossover_bytes(5, ab), 0);
+  for (const rank_t p : {64, 256, 1024}) {
+    const double x = model::alltoall_crossover_bytes(p, ab);
+    ASSERT_GT(x, 1) << "p=" << p;
+    const auto b = static_cast<std::int64_t>(x);
+    EXPECT_TRUE(model::alltoall_prefers_bruck(p, b - 1, ab)) << "p=" << p;
+    EXPECT_FALSE(model::alltoall_prefers_bruck(p, b, ab)) << "p=" << p;
+  }
+  // Unknown o: in lockstep, the closed form.
+  ab.o = 0;
+  EXPECT_NEAR(model::alltoall_shift_time(64, 100, ab), 63 * (6e-6 + 5e-11 * 100), 1e-15);
+}
+
 TEST(AlltoallPlans, LargeP) {
   // Exact tracking at p = 1500 (4p blocks per rank), matching and costs
   // without payload beyond the memory budget.

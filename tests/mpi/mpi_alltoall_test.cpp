@@ -110,6 +110,40 @@ TEST(MpiAlltoall, DifferentSendAndReceiveTypes) {
   }
 }
 
+// The shift schedule's rounds stream through a sliding window of requests
+// (mpi/executor.hpp). With messages cut into chunks of one byte (the
+// exchange moves bytes), a block of c ints is 4c requests each way: c = 6
+// reaches the window's 2 model::kRoundsInFlight requests in its third round
+// (at p >= 5 later rounds wait for room), c = 40 exceeds them in one round
+// (each later round waits). Blocking, and nonblocking (the window advanced by OPTCOLL_Test),
+// against MPI_Alltoall.
+TEST(MpiAlltoall, ShiftWindowSlidesOverChunkedMessages) {
+  const int p = world_size(), r = world_rank();
+  const ScopedEnv chunk("OPTCOLL_MAX_CHUNK_ELEMS", "1");
+  const ScopedEnv shift("OPTCOLL_ALLTOALL", "shift");  // (also the nonblocking call's)
+  TestComm comm;                                       // (settings are read when its cache is built)
+  static_assert(2 * 2 * 4 * 6 < 2 * model::kRoundsInFlight && 3 * 2 * 4 * 6 >= 2 * model::kRoundsInFlight &&
+                2 * 4 * 40 > 2 * model::kRoundsInFlight);
+  for (const std::int64_t count : {6, 40}) {
+    SCOPED_TRACE(trace(p, count, Kind::int32, "shift", false));
+    std::vector<int> send(static_cast<std::size_t>(p * count)), expect(send.size(), -1);
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = 100000 * r + static_cast<int>(i);
+    ASSERT_EQ(MPI_Alltoall(send.data(), static_cast<int>(count), MPI_INT, expect.data(), static_cast<int>(count),
+                           MPI_INT, comm),
+              MPI_SUCCESS);
+    std::vector<int> got(send.size(), -1);
+    optcoll::alltoall(send.data(), count, MPI_INT, got.data(), count, MPI_INT, comm, {"shift", 0});
+    EXPECT_EQ(got, expect) << "blocking";
+    std::vector<int> igot(send.size(), -1);
+    OPTCOLL_Request req = OPTCOLL_REQUEST_NULL;
+    ASSERT_EQ(OPTCOLL_Ialltoall(send.data(), static_cast<int>(count), MPI_INT, igot.data(), static_cast<int>(count),
+                                MPI_INT, comm, &req),
+              MPI_SUCCESS);
+    for (int done = 0; done == 0;) ASSERT_EQ(OPTCOLL_Test(&req, &done, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(igot, expect) << "nonblocking";
+  }
+}
+
 // Elements from rank i to rank j: the same function at every rank.
 std::int64_t vcount(std::uint64_t seed, int i, int j, std::int64_t scale) {
   const std::uint64_t h = seed_of({static_cast<std::int64_t>(seed), i, j});

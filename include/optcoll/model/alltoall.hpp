@@ -10,8 +10,18 @@
 
 namespace optcoll::model {
 
+// Rounds of a schedule whose rounds are independent (the shift schedule)
+// that the MPI executor keeps in flight at once: a sliding window.
+inline constexpr std::int64_t kRoundsInFlight = 64;
+
 // The shift schedule (notes §8.2): p-1 rounds of one block of `block`
-// bytes: (p-1)(alpha + beta block). O(tau p + mu m p) with m = block.
+// bytes. With o unknown, in lockstep: (p-1)(alpha + beta block),
+// O(tau p + mu m p) with m = block. With o known, streamed as the MPI
+// executor runs it (kRoundsInFlight rounds in flight): one latency, then
+// the longest of a rank's 2(p-1) message overheads (it sends and receives
+// p-1 messages), its (p-1) block bytes through its port, and the latencies
+// of windows that follow the first:
+//     alpha + max(2 (p-1) o, (p-1) beta block, (ceil((p-1)/W) - 1) alpha).
 double alltoall_shift_time(std::int64_t p, std::int64_t block, const AlphaBeta& ab) noexcept;
 
 // Blocks Bruck's algorithm moves in round t: the k in [1, p) with bit t set.
@@ -26,7 +36,8 @@ double alltoall_bruck_time(std::int64_t p, std::int64_t block, const AlphaBeta& 
 bool alltoall_prefers_bruck(std::int64_t p, std::int64_t block, const AlphaBeta& ab) noexcept;
 
 // The block size in bytes below which Bruck wins (0 when it never does,
-// p <= 2): the crossover of the two prices, linear in block.
+// p <= 2): the crossover of the two prices (in lockstep, where both are
+// linear in block, in closed form; streamed, to the byte).
 double alltoall_crossover_bytes(std::int64_t p, const AlphaBeta& ab) noexcept;
 
 // Two-phase many-to-many (notes §9) with largest send volume S and receive
