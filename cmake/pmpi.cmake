@@ -7,7 +7,7 @@ if(NOT TARGET optcoll_mpi)
 endif()
 
 # Everything but the MPI_* definitions, for the library and its tests.
-add_library(optcoll_pmpi_impl STATIC src/pmpi/policy.cpp src/pmpi/runtime.cpp src/pmpi/bytes.cpp)
+add_library(optcoll_pmpi_impl STATIC src/pmpi/policy.cpp src/pmpi/runtime.cpp src/pmpi/bytes.cpp src/pmpi/wide.cpp)
 target_include_directories(optcoll_pmpi_impl PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi>)
 target_link_libraries(optcoll_pmpi_impl PUBLIC optcoll_mpi PRIVATE optcoll_warnings)
 set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
@@ -34,10 +34,11 @@ if(OPTCOLL_BUILD_TESTS)
   target_link_libraries(optcoll_pmpi_shapes_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
   optcoll_add_mpi_test(mpi_pmpi_shapes optcoll_pmpi_shapes_tests NP 1 2 3 5 LABELS pmpi)
 
-  # A drop-in test: an unmodified C program, built against plain MPI
-  # (<prefix>_plain) and once more linked with liboptcoll_pmpi.so
-  # (<prefix>_linked), run with and without the library under every policy
-  # by tests/pmpi/run_pmpi_test.sh: pmpi_<name>.np<p> for each p.
+  # A drop-in test: an unmodified C program (source: its file, or a list of
+  # them), built against plain MPI (<prefix>_plain) and once more linked with
+  # liboptcoll_pmpi.so (<prefix>_linked), run with and without the library
+  # under every policy by tests/pmpi/run_pmpi_test.sh: pmpi_<name>.np<p> for
+  # each p.
   function(optcoll_add_dropin_test name prefix source)
     cmake_parse_arguments(PARSE_ARGV 3 ARG "" "DEFINE" "")
     foreach(kind plain linked)
@@ -66,25 +67,39 @@ if(OPTCOLL_BUILD_TESTS)
   if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
     set(_optcoll_pmpi_nps 1 2 3 5)
   endif()
-  optcoll_add_dropin_test(dropin optcoll_pmpi tests/pmpi/plain_collectives.c ${_optcoll_pmpi_nps})
+  # The program of most drop-in tests: every intercepted collective, the v
+  # ones in their own file.
+  set(_optcoll_plain "tests/pmpi/plain_collectives.c;tests/pmpi/plain_v_cases.c")
+  optcoll_add_dropin_test(dropin optcoll_pmpi "${_optcoll_plain}" ${_optcoll_pmpi_nps})
 
   # Nonblocking and persistent collectives with every completion function,
   # native requests in the same arrays (tests/pmpi/plain_requests.c).
   optcoll_add_dropin_test(requests optcoll_pmpi_requests tests/pmpi/plain_requests.c 1 2 3 5)
   # Every case of plain_collectives.c in the nonblocking and the persistent
   # forms (tests/pmpi/request_forms.h): every MPI_I<op> and MPI_<Op>_init.
-  optcoll_add_dropin_test(nonblocking optcoll_pmpi_nonblocking tests/pmpi/plain_collectives.c 1 3 5
-                          DEFINE PLAIN_REQUEST_FORM=1)
-  optcoll_add_dropin_test(persistent optcoll_pmpi_persistent tests/pmpi/plain_collectives.c 1 3 5
-                          DEFINE PLAIN_REQUEST_FORM=2)
-  # MPI-4's large-count bindings (MPICH 4; Open MPI 4.1 has none), blocking,
-  # nonblocking and persistent.
+  optcoll_add_dropin_test(nonblocking optcoll_pmpi_nonblocking "${_optcoll_plain}" 1 3 5 DEFINE PLAIN_REQUEST_FORM=1)
+  optcoll_add_dropin_test(persistent optcoll_pmpi_persistent "${_optcoll_plain}" 1 3 5 DEFINE PLAIN_REQUEST_FORM=2)
+  # MPI-4's large-count bindings of every intercepted collective (MPICH 4;
+  # Open MPI 4.1 has none), blocking, nonblocking and persistent.
   if(OPTCOLL_MPI_FLAVOR STREQUAL "mpich")
-    optcoll_add_dropin_test(large optcoll_pmpi_large tests/pmpi/plain_collectives.c 1 3 DEFINE PLAIN_LARGE_COUNT)
-    optcoll_add_dropin_test(large_nonblocking optcoll_pmpi_large_nonblocking tests/pmpi/plain_collectives.c 3
+    optcoll_add_dropin_test(large optcoll_pmpi_large "${_optcoll_plain}" 1 3 5 DEFINE PLAIN_LARGE_COUNT)
+    optcoll_add_dropin_test(large_nonblocking optcoll_pmpi_large_nonblocking "${_optcoll_plain}" 3 5
                             DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=1")
-    optcoll_add_dropin_test(large_persistent optcoll_pmpi_large_persistent tests/pmpi/plain_collectives.c 3
+    optcoll_add_dropin_test(large_persistent optcoll_pmpi_large_persistent "${_optcoll_plain}" 3 5
                             DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=2")
+    # The v collectives' large-count bindings beyond INT_MAX bytes, forced
+    # through optcoll (tests/pmpi/large_v_counts.c, np 2): about 6 GiB,
+    # Skipped without them.
+    add_executable(optcoll_pmpi_large_v tests/pmpi/large_v_counts.c)
+    target_link_libraries(optcoll_pmpi_large_v PRIVATE MPI::MPI_C)
+    set_target_properties(optcoll_pmpi_large_v PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(optcoll_pmpi_large_v PRIVATE -Wall -Wextra -Werror)
+    add_test(NAME pmpi_large_v.np2
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_large_v_test.sh ${MPIEXEC_EXECUTABLE}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_large_v>)
+    set_tests_properties(pmpi_large_v.np2 PROPERTIES LABELS "mpi;pmpi;mpi_large" TIMEOUT 900 RESOURCE_LOCK mpi
+                                                     SKIP_RETURN_CODE 77 ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
+    add_dependencies(optcoll_mpi_all optcoll_pmpi_large_v)
   endif()
 
   # An unmodified mpi4py program under the preload (skipped without mpi4py,

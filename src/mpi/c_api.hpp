@@ -1,12 +1,15 @@
-// The C API's shared pieces (c_api.cpp, c_api_requests.cpp): MPI error
-// codes raised through the communicator's error handler, MPI's int arrays.
+// The C API's shared pieces (c_api.cpp, c_api_requests.cpp, and the
+// drop-in's 64-bit calls, src/pmpi/wide.cpp): MPI error codes raised through
+// the communicator's error handler, requests, MPI's int arrays.
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <new>
 #include <vector>
 
 #include "collectives.hpp"
+#include "mpi/request.hpp"
 #include "optcoll/error.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
@@ -45,6 +48,23 @@ int guarded(MPI_Comm comm, F&& f) noexcept {
   const MPI_Comm handler = (comm == MPI_COMM_NULL || cls == MPI_ERR_COMM) ? MPI_COMM_WORLD : comm;
   PMPI_Comm_call_errhandler(handler, code);
   return code;
+}
+
+// Makes *request from make() (an optcoll::Request), raising errors on comm.
+template <class Make>
+int new_request(MPI_Comm comm, OPTCOLL_Request* request, Make&& make) {
+  return guarded(comm, [&] {
+    if (request == nullptr) throw MpiError(MPI_ERR_ARG, "optcoll: NULL request");
+    auto r = std::make_unique<OPTCOLL_Request_s>();
+    r->request = make();
+    *request = r.release();
+  });
+}
+
+// *request: a persistent or nonblocking request of the blocking call impl.
+template <class Impl>
+int request_of(MPI_Comm comm, bool persistent, OPTCOLL_Request* request, Impl&& impl) {
+  return new_request(comm, request, [&] { return make_request(comm, persistent, impl); });
 }
 
 // MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).

@@ -10,22 +10,8 @@
 
 namespace {
 
-// Makes *request from make() (an optcoll::Request), raising errors on comm.
-template <class Make>
-int new_request(MPI_Comm comm, OPTCOLL_Request* request, Make&& make) {
-  return optcoll::mpi::guarded(comm, [&] {
-    if (request == nullptr) throw optcoll::MpiError(MPI_ERR_ARG, "optcoll: NULL request");
-    auto r = std::make_unique<OPTCOLL_Request_s>();
-    r->request = make();
-    *request = r.release();
-  });
-}
-
-// *request: a persistent or nonblocking request of the blocking call impl.
-template <class Impl>
-int request_of(MPI_Comm comm, bool persistent, OPTCOLL_Request* request, Impl&& impl) {
-  return new_request(comm, request, [&] { return optcoll::mpi::make_request(comm, persistent, impl); });
-}
+using optcoll::mpi::new_request;
+using optcoll::mpi::request_of;
 
 MPI_Comm request_comm(const OPTCOLL_Request* request) {
   return request != nullptr && *request != nullptr ? (*request)->request.comm() : MPI_COMM_WORLD;

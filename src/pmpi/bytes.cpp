@@ -1,158 +1,145 @@
-// ByteStream (bytes.hpp).
+// ByteStream, SegmentedBytes and Staging (bytes.hpp).
 #include "bytes.hpp"
 
-#include <climits>
+#include <cstdint>
+#include <utility>
 
 #include "mpi/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {
 
-std::int64_t payload_bytes(int count, MPI_Datatype type) noexcept {
+std::int64_t payload_bytes(std::int64_t count, MPI_Datatype type) noexcept {
   if (count < 0 || type == MPI_DATATYPE_NULL) return -1;
   MPI_Count size = 0;
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0) return -1;
-  return static_cast<std::int64_t>(count) * static_cast<std::int64_t>(size);
+  if (size > 0 && count > INT64_MAX / size) return -1;
+  return count * static_cast<std::int64_t>(size);
 }
 
 namespace {
 
-// Whether elements of type are their bytes in order, back to back.
-bool plain_bytes(MPI_Datatype type, MPI_Aint& extent) {
+// Whether elements of type t are their bytes in order, back to back (a
+// named type's lower bound is 0).
+bool plain_bytes(const mpi::TypeInfo& t) {
   int ints = 0;
   int addrs = 0;
   int types = 0;
   int combiner = MPI_COMBINER_NAMED;
-  mpi::check(PMPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner), "MPI_Type_get_envelope");
-  MPI_Aint lb = 0;
-  MPI_Aint true_lb = 0;
-  MPI_Aint true_extent = 0;
-  MPI_Count size = 0;
-  mpi::check(PMPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
-  mpi::check(PMPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-  mpi::check(PMPI_Type_size_x(type, &size), "MPI_Type_size_x");
-  return combiner == MPI_COMBINER_NAMED && lb == 0 && true_lb == 0 && extent == size && true_extent == size;
+  mpi::check(PMPI_Type_get_envelope(t.type, &ints, &addrs, &types, &combiner), "MPI_Type_get_envelope");
+  return combiner == MPI_COMBINER_NAMED && t.contiguous && t.true_lb == 0;
 }
 
 }  // namespace
 
-ByteStream::ByteStream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes)
-    : buf_(buf), count_(count), type_(type), bytes_(bytes) {
+ByteStream::ByteStream(const void* buf, std::int64_t count, MPI_Datatype type, std::int64_t bytes)
+    : buf_(buf), count_(count), bytes_(bytes) {
   // A named type's single element is its bytes in order; without padding
   // (MPI_DOUBLE_INT has some) the elements follow each other.
-  MPI_Aint extent = 0;
-  direct_ = bytes == 0 || plain_bytes(type, extent);
-  if (!direct_) packed_.resize(static_cast<std::size_t>(bytes));
-}
-
-void ByteStream::load(MPI_Comm comm) {
+  if (bytes == 0) {
+    direct_ = true;
+    return;
+  }
+  type_ = mpi::TypeInfo::of(type);
+  direct_ = plain_bytes(type_);
   if (direct_) return;
-  int position = 0;
-  mpi::check(PMPI_Pack(buf_, count_, type_, packed_.data(), size(), &position, comm), "MPI_Pack");
-  if (position != size()) throw MpiError(MPI_ERR_INTERN, "optcoll: MPI_Pack's output is not the elements' bytes");
+  if (count * type_.size != bytes)  // (an erroneous call: the two sides' sizes differ)
+    throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the buffer's size is not the call's");
+  packed_.resize(static_cast<std::size_t>(bytes));
 }
 
-void ByteStream::store(MPI_Comm comm) {
-  if (direct_) return;
-  int position = 0;
-  mpi::check(PMPI_Unpack(packed_.data(), size(), &position, const_cast<void*>(buf_), count_, type_, comm),
-             "MPI_Unpack");
+// Packing and unpacking (mpi::pack_bytes): MPI_Pack in pieces whose
+// positions fit an int, so any count works; packed data must be the
+// elements' bytes (bytes.hpp), which pack_bytes checks.
+void ByteStream::load() {
+  if (!direct_) mpi::pack_bytes(buf_, count_, type_, packed_.data());
 }
 
-SegmentedBytes::SegmentedBytes(const void* buf, std::span<const int> counts, std::span<const int> displs,
-                               MPI_Datatype type)
-    : buf_(buf), type_(type), bytes_(counts.size()), displs_(counts.size()) {
-  MPI_Count size = 0;
-  mpi::check(PMPI_Type_size_x(type, &size), "MPI_Type_size_x");
-  direct_ = plain_bytes(type, extent_);
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    bytes_[i] = static_cast<int>(counts[i] * size);
-    const std::int64_t d = static_cast<std::int64_t>(displs[i]) * extent_;
-    if (d < 0 || d + bytes_[i] > INT_MAX) direct_ = false;
-    displs_[i] = static_cast<int>(d);
+void ByteStream::store() {
+  if (!direct_) mpi::unpack_bytes(packed_.data(), const_cast<void*>(buf_), count_, type_);
+}
+
+SegmentedBytes::SegmentedBytes(const void* buf, CountArray counts, CountArray displs, std::size_t p, MPI_Datatype type)
+    : buf_(buf), bytes_(p), displs_(p) {
+  type_ = mpi::TypeInfo::of(type);
+  direct_ = plain_bytes(type_);
+  for (std::size_t i = 0; i < p; ++i) {
+    bytes_[i] = counts[i] * type_.size;
+    displs_[i] = displs[i] * type_.extent;
+    if (displs_[i] < 0) direct_ = false;
     total_ += bytes_[i];
   }
   if (direct_) return;
-  // Copies: a request unpacks after its call has returned, and the arrays
-  // may be the large-count bindings' int copies (large_count.hpp), which
-  // live only as long as the call.
-  counts_.assign(counts.begin(), counts.end());
-  user_displs_.assign(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(counts.size()));
+  // Copies: a request unpacks after its call has returned, when the
+  // caller's arrays may be gone.
+  counts_ = widen(counts, p);
+  user_displs_ = std::move(displs_);
+  displs_.assign(p, 0);
   packed_.resize(static_cast<std::size_t>(total_));
   std::int64_t at = 0;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    displs_[i] = static_cast<int>(at);
+  for (std::size_t i = 0; i < p; ++i) {
+    displs_[i] = at;
     at += bytes_[i];
   }
 }
 
-void SegmentedBytes::load(std::size_t i, MPI_Comm comm) {
-  if (direct_ || counts_[i] == 0) return;
-  int position = displs_[i];
-  mpi::check(PMPI_Pack(mpi::offset(buf_, user_displs_[i] * extent_), counts_[i], type_, packed_.data(),
-                       static_cast<int>(total_), &position, comm),
-             "MPI_Pack");
-  if (position != displs_[i] + bytes_[i])
-    throw MpiError(MPI_ERR_INTERN, "optcoll: MPI_Pack's output is not the elements' bytes");
+void SegmentedBytes::load(std::size_t i) {
+  if (!direct_) mpi::pack_bytes(mpi::offset(buf_, user_displs_[i]), counts_[i], type_, packed_.data() + displs_[i]);
 }
 
-void SegmentedBytes::store(MPI_Comm comm) {
+void SegmentedBytes::store() {
   if (direct_) return;
-  for (std::size_t i = 0; i < counts_.size(); ++i) {
-    if (counts_[i] == 0) continue;
-    int position = displs_[i];
-    mpi::check(PMPI_Unpack(packed_.data(), static_cast<int>(total_), &position,
-                           mpi::offset(const_cast<void*>(buf_), user_displs_[i] * extent_), counts_[i], type_, comm),
-               "MPI_Unpack");
-  }
+  for (std::size_t i = 0; i < counts_.size(); ++i)
+    mpi::unpack_bytes(packed_.data() + displs_[i], mpi::offset(const_cast<void*>(buf_), user_displs_[i]), counts_[i],
+                      type_);
 }
 
-ByteStream& Staging::stream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes) {
+ByteStream& Staging::stream(const void* buf, std::int64_t count, MPI_Datatype type, std::int64_t bytes) {
   for (auto& s : streams_)
     if (!s) return s.emplace(buf, count, type, bytes);
   throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
 }
 
-SegmentedBytes& Staging::segmented(const void* buf, std::span<const int> counts, std::span<const int> displs,
+SegmentedBytes& Staging::segmented(const void* buf, CountArray counts, CountArray displs, std::size_t p,
                                    MPI_Datatype type) {
   for (auto& s : segmented_)
-    if (!s) return s.emplace(buf, counts, displs, type);
+    if (!s) return s.emplace(buf, counts, displs, p, type);
   throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
 }
 
-void Staging::load(ByteStream& s, MPI_Comm comm) {
+void Staging::load(ByteStream& s) {
   if (mode_ == Mode::persistent) {
-    if (!s.direct()) later_.push_back({.stream = &s, .load = true, .comm = comm});
+    if (!s.direct()) later_.push_back({.stream = &s, .load = true});
     return;
   }
-  s.load(comm);
+  s.load();
 }
 
-void Staging::load(SegmentedBytes& s, std::size_t i, MPI_Comm comm) {
+void Staging::load(SegmentedBytes& s, std::size_t i) {
   if (mode_ == Mode::persistent) {
-    if (!s.direct()) later_.push_back({.segmented = &s, .index = i, .load = true, .comm = comm});
+    if (!s.direct()) later_.push_back({.segmented = &s, .index = i, .load = true});
     return;
   }
-  s.load(i, comm);
+  s.load(i);
 }
 
-void Staging::store(ByteStream& s, MPI_Comm comm) {
-  if (mode_ == Mode::now) return s.store(comm);
-  if (!s.direct()) later_.push_back({.stream = &s, .comm = comm});
+void Staging::store(ByteStream& s) {
+  if (mode_ == Mode::now) return s.store();
+  if (!s.direct()) later_.push_back({.stream = &s});
 }
 
-void Staging::store(SegmentedBytes& s, MPI_Comm comm) {
-  if (mode_ == Mode::now) return s.store(comm);
-  if (!s.direct()) later_.push_back({.segmented = &s, .comm = comm});
+void Staging::store(SegmentedBytes& s) {
+  if (mode_ == Mode::now) return s.store();
+  if (!s.direct()) later_.push_back({.segmented = &s});
 }
 
 void Staging::before_start() {
   for (const Later& l : later_) {
     if (!l.load) continue;
     if (l.stream != nullptr)
-      l.stream->load(l.comm);
+      l.stream->load();
     else
-      l.segmented->load(l.index, l.comm);
+      l.segmented->load(l.index);
   }
 }
 
@@ -160,9 +147,9 @@ void Staging::after_completion() {
   for (const Later& l : later_) {
     if (l.load) continue;
     if (l.stream != nullptr)
-      l.stream->store(l.comm);
+      l.stream->store();
     else
-      l.segmented->store(l.comm);
+      l.segmented->store();
   }
 }
 

@@ -20,68 +20,71 @@
 #include <span>
 #include <vector>
 
+#include "counts.hpp"
+#include "mpi/datatype.hpp"
+
 namespace optcoll::pmpi {
 
 // Type size in bytes, or -1 for an invalid or null datatype / negative count.
-std::int64_t payload_bytes(int count, MPI_Datatype type) noexcept;
+std::int64_t payload_bytes(std::int64_t count, MPI_Datatype type) noexcept;
 
 class ByteStream {
  public:
-  // count elements of type at buf; bytes = payload_bytes(count, type) <= INT_MAX.
-  ByteStream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
+  // count elements of type at buf; bytes = payload_bytes(count, type).
+  ByteStream(const void* buf, std::int64_t count, MPI_Datatype type, std::int64_t bytes);
   ByteStream(const ByteStream&) = delete;
   ByteStream& operator=(const ByteStream&) = delete;
 
   void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
-  int size() const noexcept { return static_cast<int>(bytes_); }
+  std::int64_t size() const noexcept { return bytes_; }
   bool direct() const noexcept { return direct_; }
 
   // Copies the user's elements into data() (packs; nothing when direct).
-  void load(MPI_Comm comm);
+  void load();
   // Copies data() back into the user's elements (unpacks; nothing when direct).
-  void store(MPI_Comm comm);
+  void store();
 
  private:
   const void* buf_;
-  int count_;
-  MPI_Datatype type_;
+  std::int64_t count_;
+  mpi::TypeInfo type_;  // (not direct only)
   std::int64_t bytes_;
   bool direct_ = false;
   std::vector<std::byte> packed_;
 };
 
 // The p segments of a v collective's buffer (segment i: counts[i] elements
-// of type from displs[i] extents on) as bytes, segment i at byte
-// displacement byte_displs()[i]: the user's buffer for a named type without
-// padding (if every byte displacement fits an int), else a packed copy with
-// the segments back to back. The total must be at most INT_MAX bytes.
+// of type from displs[i] extents on; int arrays or the large-count
+// bindings' MPI_Count / MPI_Aint ones, counts.hpp) as bytes, segment i at
+// byte displacement byte_displs()[i]: the user's buffer for a named type
+// without padding and no negative displacement, else a packed copy with the
+// segments back to back. 64-bit throughout: no limit but memory.
 class SegmentedBytes {
  public:
-  SegmentedBytes(const void* buf, std::span<const int> counts, std::span<const int> displs, MPI_Datatype type);
+  SegmentedBytes(const void* buf, CountArray counts, CountArray displs, std::size_t p, MPI_Datatype type);
   SegmentedBytes(const SegmentedBytes&) = delete;
   SegmentedBytes& operator=(const SegmentedBytes&) = delete;
 
   void* data() noexcept { return direct_ ? const_cast<void*>(buf_) : packed_.data(); }
   bool direct() const noexcept { return direct_; }
-  const int* byte_counts() const noexcept { return bytes_.data(); }
-  const int* byte_displs() const noexcept { return displs_.data(); }
+  std::span<const std::int64_t> byte_counts() const noexcept { return bytes_; }
+  std::span<const std::int64_t> byte_displs() const noexcept { return displs_; }
   std::int64_t total() const noexcept { return total_; }
 
   // Packs segment i (nothing when direct).
-  void load(std::size_t i, MPI_Comm comm);
+  void load(std::size_t i);
   // Unpacks every segment (nothing when direct).
-  void store(MPI_Comm comm);
+  void store();
 
  private:
   const void* buf_;
-  std::vector<int> counts_;       // the caller's (not direct only)
-  std::vector<int> user_displs_;  // the caller's (not direct only)
-  MPI_Datatype type_;
-  MPI_Aint extent_ = 0;
+  std::vector<std::int64_t> counts_;       // the caller's (not direct only)
+  std::vector<std::int64_t> user_displs_;  // the caller's, in bytes (not direct only)
+  mpi::TypeInfo type_;
   bool direct_ = false;
   std::int64_t total_ = 0;
-  std::vector<int> bytes_;   // per segment
-  std::vector<int> displs_;  // per segment, in data()
+  std::vector<std::int64_t> bytes_;   // per segment
+  std::vector<std::int64_t> displs_;  // per segment, in data()
   std::vector<std::byte> packed_;
 };
 
@@ -99,13 +102,12 @@ class Staging {
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
 
-  ByteStream& stream(const void* buf, int count, MPI_Datatype type, std::int64_t bytes);
-  SegmentedBytes& segmented(const void* buf, std::span<const int> counts, std::span<const int> displs,
-                            MPI_Datatype type);
-  void load(ByteStream& s, MPI_Comm comm);
-  void load(SegmentedBytes& s, std::size_t i, MPI_Comm comm);
-  void store(ByteStream& s, MPI_Comm comm);
-  void store(SegmentedBytes& s, MPI_Comm comm);
+  ByteStream& stream(const void* buf, std::int64_t count, MPI_Datatype type, std::int64_t bytes);
+  SegmentedBytes& segmented(const void* buf, CountArray counts, CountArray displs, std::size_t p, MPI_Datatype type);
+  void load(ByteStream& s);
+  void load(SegmentedBytes& s, std::size_t i);
+  void store(ByteStream& s);
+  void store(SegmentedBytes& s);
 
   // A request's: the loads before each start (persistent), the stores
   // after each completion.
@@ -118,7 +120,6 @@ class Staging {
     SegmentedBytes* segmented = nullptr;
     std::size_t index = 0;
     bool load = false;
-    MPI_Comm comm = MPI_COMM_NULL;
   };
 
   Mode mode_;

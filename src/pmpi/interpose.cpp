@@ -29,10 +29,10 @@ extern "C" int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
-#define OPTCOLL_PMPI_OP(Name, collective, shape)                                                \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                       \
-    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_##Name, &PMPI_##Name> \
-        OPTCOLL_PMPI_ARGS_##shape;                                                              \
+#define OPTCOLL_PMPI_OP(Name, collective, shape)                                                                \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                       \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API_##shape(Name), &PMPI_##Name> \
+        OPTCOLL_PMPI_ARGS_##shape;                                                                              \
   }
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP

@@ -1,6 +1,8 @@
 // MPI-4's large-count bindings (MPI_<Op>_c; large_ops.def): their argument
-// lists, and call(), which runs a call whose counts all fit an int as the
-// int binding's shape and any other through MPI's own _c binding.
+// lists, and for the `narrowed` ones call(), which runs a call whose counts
+// all fit an int as the int binding's shape and any other through MPI's own
+// _c binding. (The `wide` ones, the v collectives, call their shape with
+// their own arguments: shapes_gather.hpp, shapes_alltoall.hpp.)
 #pragma once
 
 #include <mpi.h>
@@ -32,6 +34,18 @@
 #define OPTCOLL_PMPI_PARAMS_C_scatter OPTCOLL_PMPI_PARAMS_C_gather
 #define OPTCOLL_PMPI_PARAMS_C_reduce_scatter \
   (const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+#define OPTCOLL_PMPI_PARAMS_C_allgatherv \
+  (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], \
+   const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+#define OPTCOLL_PMPI_PARAMS_C_gatherv \
+  (const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], \
+   const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_PARAMS_C_scatterv \
+  (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void* recvbuf, \
+   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+#define OPTCOLL_PMPI_PARAMS_C_alltoallv \
+  (const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf, \
+   const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 // clang-format on
 
 namespace optcoll::pmpi::large {

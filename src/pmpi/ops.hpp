@@ -20,7 +20,7 @@ enum class Op : std::uint8_t {
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) Name##_c, IName##_c, Name##_init_c,
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) Name##_c, IName##_c, Name##_init_c,
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP
 #endif
@@ -39,7 +39,7 @@ inline constexpr std::array kOps {
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                          \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts)                                  \
   OpInfo{#Name "_c", plan::Collective::collective}, OpInfo{#IName "_c", plan::Collective::collective}, \
       OpInfo{#Name "_init_c", plan::Collective::collective},
 #include "large_ops.def"
@@ -58,6 +58,28 @@ inline constexpr std::size_t kBlockingOps = 0
 
 constexpr const OpInfo& info(Op op) noexcept {
   return kOps[static_cast<std::size_t>(op)];
+}
+
+// The int binding of op (op itself if it is one): MPI-4 lets one rank call
+// MPI_Gatherv_c where another calls MPI_Gatherv (the same collective), so
+// what ranks count per call to agree on (route_v()) is counted per int
+// binding.
+constexpr Op int_binding(Op op) noexcept {
+  switch (op) {
+#if MPI_VERSION >= 4
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) \
+  case Op::Name##_c:                                                  \
+    return Op::Name;                                                  \
+  case Op::IName##_c:                                                 \
+    return Op::IName;                                                 \
+  case Op::Name##_init_c:                                             \
+    return Op::Name##_init;
+#include "large_ops.def"
+#undef OPTCOLL_PMPI_LARGE_OP
+#endif
+    default:
+      return op;
+  }
 }
 
 }  // namespace optcoll::pmpi

@@ -113,10 +113,10 @@ Path automatic(MPI_Comm comm, const select::Call& call, Groups groups, std::stri
   try {
     mpi::CommState& state = mpi::comm_state(comm);
     mpi::Choice d = mpi::choose(state, call, {}, true);
-    if (groups.counts != nullptr && call.smallest >= 0 && call.smallest < call.count) {
+    if (!groups.counts.null() && call.smallest >= 0 && call.smallest < call.count) {
       // Unequal groups: the classic algorithms priced from every group.
       std::vector<std::int64_t> bytes(static_cast<std::size_t>(call.p));
-      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::int64_t{groups.counts[i]} * groups.unit;
+      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = groups.counts[i] * groups.unit;
       const select::Classic c = select::best_classic(call, mpi::CommMachine(state).alpha_beta(), bytes);
       d.classic = c.name;
       d.classic_time = c.price.time;
@@ -267,8 +267,8 @@ std::int64_t calls(Op op, Path path) noexcept {
 std::string summary(int rank) {
   std::string out = "optcoll: rank " + std::to_string(rank) + " calls:";
   for (std::size_t i = 0; i < kOps.size(); ++i) {
-    // The blocking calls always; the request and large-count forms (45 of
-    // them under MPI-4) only once the program has made one.
+    // The blocking calls always; the request and large-count forms only
+    // once the program has made one.
     std::int64_t total = 0;
     for (std::size_t p = 0; p < kPaths; ++p) total += calls(static_cast<Op>(i), static_cast<Path>(p));
     if (i >= kBlockingOps && total == 0) continue;
@@ -319,7 +319,7 @@ Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad) {
     return path;
   }
   Agreed& a = agreed(comm);
-  const auto i = static_cast<std::size_t>(op);
+  const auto i = static_cast<std::size_t>(int_binding(op));  // (MPI_Gatherv_c and MPI_Gatherv match)
   const std::int64_t n = ++a.calls[i];
   std::string why;           // empty: "auto: agreed at an earlier call" (built only for the trace)
   if ((n & (n - 1)) == 0) {  // the 1st, 2nd, 4th, ... call: agree

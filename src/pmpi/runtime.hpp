@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "counts.hpp"
 #include "ops.hpp"
 #include "optcoll/select/select.hpp"
 #include "policy.hpp"
@@ -57,9 +58,10 @@ std::int64_t calls(Op op, Path path) noexcept;
 std::string summary(int rank);
 
 // Every group of an Allgatherv or Reduce_scatter, which every rank knows
-// (the recvcounts): rank i's group is counts[i] x unit bytes.
+// (the recvcounts: int, or MPI_Count in the large-count bindings): rank
+// i's group is counts[i] x unit bytes.
 struct Groups {
-  const int* counts = nullptr;  // nullptr: not known (then equal groups are assumed by the classic's price)
+  CountArray counts;  // null: not known (then equal groups are assumed by the classic's price)
   std::int64_t unit = 0;
 };
 
@@ -82,7 +84,9 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups = {});
 // ranks agree on the payload (largest, smallest, total) and on bad with one
 // small allreduce at the 1st, 2nd, 4th, 8th, ... such call of the
 // operation on the communicator, and reuse the verdict in between: every
-// rank counts the same calls, so every rank routes the same way.
+// rank counts the same calls, so every rank routes the same way (a
+// large-count call counts with its int binding, int_binding(): one rank
+// may call MPI_Gatherv_c where another calls MPI_Gatherv).
 Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad);
 // Counts a call that went to PMPI_* because optcoll cannot take it.
 Path fallback(Op op, MPI_Comm comm, const char* why);

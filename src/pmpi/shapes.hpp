@@ -36,6 +36,13 @@
 #define OPTCOLL_PMPI_ARGS_reduce (sendbuf, recvbuf, count, datatype, op, root, comm)
 // clang-format on
 
+// OPTCOLL_PMPI_API_<shape>(Name): what the operation MPI_<Name> of a shape
+// (blocking, nonblocking or persistent) calls in optcoll, with the
+// arguments its shape hands Optcoll: the C API's OPTCOLL_<Name>, or for the
+// v shapes the same call on 64-bit counts (wide.hpp).
+#define OPTCOLL_PMPI_API_bcast(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_reduce(Name) OPTCOLL_##Name
+
 namespace optcoll::pmpi::shapes {
 
 // The MPI layer's state of comm if it has one (never throws: an invalid
@@ -102,7 +109,7 @@ struct Gate {
     if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";
   }
   // The payload of count elements of type (-1 and `bad` set when invalid).
-  std::int64_t payload(int count, MPI_Datatype type) noexcept {
+  std::int64_t payload(std::int64_t count, MPI_Datatype type) noexcept {
     const std::int64_t b = payload_bytes(count, type);
     if (b < 0 && bad == nullptr) bad = "invalid count or datatype";
     return b;
@@ -123,8 +130,8 @@ struct Gate {
   }
 };
 
-// A rank's own bytes where only it knows them (v collectives, forced
-// optcoll; packed exchanges): at most INT_MAX, else MPI_ERR_COUNT.
+// A rank's own bytes where only it knows them (packed Alltoall blocks): at
+// most INT_MAX, else MPI_ERR_COUNT.
 inline int own_bytes(std::int64_t bytes) {
   if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
   return static_cast<int>(bytes);
@@ -178,9 +185,9 @@ int bcast OPTCOLL_PMPI_PARAMS_bcast {
     Staging local;
     Staging& st = staging(local);
     ByteStream& data = st.stream(buffer, count, datatype, bytes);
-    if (g.rank == root) st.load(data, comm);
-    const int rc = Optcoll(data.data(), data.size(), MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS && g.rank != root) st.store(data, comm);
+    if (g.rank == root) st.load(data);
+    const int rc = Optcoll(data.data(), static_cast<int>(bytes), MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS && g.rank != root) st.store(data);
     return rc;
   });
 }

@@ -10,13 +10,18 @@
 // The route's payload is what every rank knows: for Alltoall the block's
 // bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE: equal at
 // every rank); for Alltoallv a rank's own send volume only, which route_v()
-// agrees on under `auto`.
+// agrees on under `auto`. Alltoallv takes MPI's int arrays and the
+// MPI_Count / MPI_Aint ones of MPI_Alltoallv_c alike, on one code path that
+// hands optcoll 64-bit arrays (wide.hpp): no limit but memory, so nothing
+// about a call's size sends one rank to MPI's own binding alone.
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "shapes.hpp"
+#include "wide.hpp"
 
 // clang-format off
 #define OPTCOLL_PMPI_PARAMS_alltoall \
@@ -29,6 +34,11 @@
 #define OPTCOLL_PMPI_ARGS_alltoallv \
   (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
 // clang-format on
+
+// What MPI_<Name> calls in optcoll (shapes_gather.hpp): the C API's
+// OPTCOLL_<Name>; for Alltoallv the same call on 64-bit counts (wide.hpp).
+#define OPTCOLL_PMPI_API_alltoall(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_alltoallv(Name) optcoll::pmpi::wide::Name
 
 namespace optcoll::pmpi::shapes {
 
@@ -47,32 +57,33 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
     Staging& st = staging(local);
     if (!as_bytes) return Optcoll OPTCOLL_PMPI_ARGS_alltoall;
     const auto p = static_cast<std::size_t>(g.size);
-    std::vector<int> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
-    own_bytes(std::int64_t{g.size} * std::max(recvcount, in_place ? 0 : sendcount));  // the displacements fit
+    std::vector<std::int64_t> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
     for (std::size_t j = 0; j < p; ++j) {
-      rd[j] = static_cast<int>(j) * recvcount;
-      sd[j] = static_cast<int>(j) * sendcount;
+      rd[j] = static_cast<std::int64_t>(j) * recvcount;
+      sd[j] = static_cast<std::int64_t>(j) * sendcount;
     }
-    SegmentedBytes& recv = st.segmented(recvbuf, rc, rd, recvtype);
-    own_bytes(recv.total());
-    const int bytes = recv.byte_counts()[0];
+    SegmentedBytes& recv = st.segmented(recvbuf, rc.data(), rd.data(), p, recvtype);
+    const int bytes = own_bytes(recv.total()) / g.size;
     int rc_code = MPI_SUCCESS;
     if (in_place) {
-      for (std::size_t j = 0; j < p; ++j) st.load(recv, j, comm);
+      for (std::size_t j = 0; j < p; ++j) st.load(recv, j);
       rc_code = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     } else {
-      SegmentedBytes& send = st.segmented(sendbuf, sc, sd, sendtype);
-      own_bytes(send.total());
-      for (std::size_t j = 0; j < p; ++j) st.load(send, j, comm);
-      rc_code = Optcoll(send.data(), send.byte_counts()[0], MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      SegmentedBytes& send = st.segmented(sendbuf, sc.data(), sd.data(), p, sendtype);
+      const int send_bytes = own_bytes(send.total()) / g.size;
+      for (std::size_t j = 0; j < p; ++j) st.load(send, j);
+      rc_code = Optcoll(send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     }
-    if (rc_code == MPI_SUCCESS) st.store(recv, comm);
+    if (rc_code == MPI_SUCCESS) st.store(recv);
     return rc_code;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int alltoallv OPTCOLL_PMPI_PARAMS_alltoallv {
+// Count: int, or MPI_Count in the large-count binding; Displ: int or
+// MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, wide.hpp).
+template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
+int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
+              void* recvbuf, const Count recvcounts[], const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoallv;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -85,13 +96,21 @@ int alltoallv OPTCOLL_PMPI_PARAMS_alltoallv {
   const std::int64_t one = payload_bytes(1, in_place ? recvtype : sendtype);
   for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
     if (recvcounts[i] < 0 || (!in_place && sendcounts[i] < 0)) g.bad = "negative count";
-    own += std::int64_t{in_place ? recvcounts[i] : sendcounts[i]} * std::max<std::int64_t>(one, 0);
+    own += static_cast<std::int64_t>(in_place ? recvcounts[i] : sendcounts[i]) * std::max<std::int64_t>(one, 0);
   }
   // (A `bad` seen at one rank only makes it alone take PMPI_*, but under
   // `auto` at an agreeing call: an erroneous call, which the native call
   // reports.)
   if (!g.optcoll_v(kOp, comm, own)) return Native OPTCOLL_PMPI_ARGS_alltoallv;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_alltoallv; });
+  return guarded(comm, [&] {
+    const auto p = static_cast<std::size_t>(g.size);
+    // (MPI_IN_PLACE: the send arrays are ignored, and may be NULL.)
+    const std::vector<std::int64_t> sc = widen(in_place ? nullptr : CountArray(sendcounts), p);
+    const std::vector<std::int64_t> sd = widen(in_place ? nullptr : CountArray(sdispls), p);
+    const std::vector<std::int64_t> rc = widen(recvcounts, p), rd = widen(rdispls, p);
+    return Optcoll(sendbuf, wide::Counts(sc), wide::Counts(sd), sendtype, recvbuf, wide::Counts(rc), wide::Counts(rd),
+                   recvtype, comm);
+  });
 }
 
 }  // namespace optcoll::pmpi::shapes

@@ -3,18 +3,26 @@
 // MPI_Scatterv. As for MPI_Bcast, optcoll gets bytes (ByteStream,
 // SegmentedBytes): send and receive types need only matching signatures.
 //
+// The v shapes take MPI's int arrays and, as they are, the MPI_Count
+// counts and MPI_Aint displacements of MPI-4's large-count bindings
+// (MPI_Allgatherv_c, ...; Count and Displ below): one code path, 64-bit
+// throughout, that hands optcoll 64-bit byte counts (wide.hpp) and has no
+// limit but memory. So nothing about a call's size sends one rank to
+// MPI's own binding while another runs optcoll.
+//
 // The route's payload is what every rank knows: the per-rank bytes for the
 // regular ones (each rank's send or receive side gives it); for allgatherv
 // the largest, smallest and total of recvcounts (the same array at every
 // rank); for gatherv and scatterv a rank's own block only (only the root
 // sees all counts), which route_v() agrees on under `auto`; a forced
-// optcoll takes them whatever their size (a rank whose bytes exceed
-// INT_MAX then fails with MPI_ERR_COUNT).
+// optcoll takes them whatever their size.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "shapes.hpp"
+#include "wide.hpp"
 
 // clang-format off
 #define OPTCOLL_PMPI_PARAMS_allgather \
@@ -43,6 +51,15 @@
 #define OPTCOLL_PMPI_ARGS_scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
 // clang-format on
 
+// What MPI_<Name> calls in optcoll (shapes.hpp): the C API's
+// OPTCOLL_<Name>; for the v shapes the same call on 64-bit counts (wide.hpp).
+#define OPTCOLL_PMPI_API_allgather(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_allgatherv(Name) optcoll::pmpi::wide::Name
+#define OPTCOLL_PMPI_API_gather(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_gatherv(Name) optcoll::pmpi::wide::Name
+#define OPTCOLL_PMPI_API_scatter(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_scatterv(Name) optcoll::pmpi::wide::Name
+
 namespace optcoll::pmpi::shapes {
 
 // p x per-rank bytes, with the INT_MAX limit of the byte counts.
@@ -68,55 +85,57 @@ int allgather OPTCOLL_PMPI_PARAMS_allgather {
     ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      st.load(recv, comm);  // this rank's group is in recvbuf
+      st.load(recv);  // this rank's group is in recvbuf
       rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, per);
-      st.load(send, comm);
+      st.load(send);
       rc = Optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     }
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int allgatherv OPTCOLL_PMPI_PARAMS_allgatherv {
+// Count: int, or MPI_Count in the large-count bindings; Displ: int or
+// MPI_Aint (the v shapes below alike).
+template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
+int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
+               const Displ displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgatherv;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t one = g.payload(1, recvtype);
-  std::int64_t total = 0, largest = 0, smallest = INT_MAX;
+  std::int64_t total = 0, largest = 0, smallest = INT64_MAX;
   if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
   for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
     if (recvcounts[i] < 0) g.bad = "negative count";
-    const std::int64_t b = std::int64_t{recvcounts[i]} * one;
+    const std::int64_t b = static_cast<std::int64_t>(recvcounts[i]) * one;
     total += b;
     largest = std::max(largest, b);
     smallest = std::min(smallest, b);
   }
-  if (g.bad == nullptr && total > INT_MAX) g.bad = "more than INT_MAX bytes";
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total},
                  {recvcounts, one}))
     return Native OPTCOLL_PMPI_ARGS_allgatherv;
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
-    const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes& recv = st.segmented(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
+    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
     const auto me = static_cast<std::size_t>(g.rank);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      st.load(recv, me, comm);
-      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, comm);
+      st.load(recv, me);
+      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                   MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
-      st.load(send, comm);
+      st.load(send);
       rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
                    comm);
     }
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
@@ -141,26 +160,27 @@ int gather OPTCOLL_PMPI_PARAMS_gather {
     const int n = static_cast<int>(total / g.size);
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
-      st.load(send, comm);
+      st.load(send);
       return Optcoll(send.data(), n, MPI_BYTE, nullptr, 0, MPI_BYTE, root, comm);
     }
     ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      st.load(recv, comm);
+      st.load(recv);
       rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
-      st.load(send, comm);
+      st.load(send);
       rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     }
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int gatherv OPTCOLL_PMPI_PARAMS_gatherv {
+template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
+int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
+            const Displ displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_gatherv;
   g.check_root(root);
@@ -176,34 +196,30 @@ int gatherv OPTCOLL_PMPI_PARAMS_gatherv {
   // (A `bad` seen at the root only makes it alone take PMPI_*, but under
   // `auto` at an agreeing call: an erroneous call, which the native call
   // reports.)
-  const std::int64_t own = in_place
-                               ? (g.bad == nullptr ? std::int64_t{recvcounts[root]} * payload_bytes(1, recvtype) : 0)
-                               : payload_bytes(sendcount, sendtype);
+  const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(recvcounts[root], recvtype) : 0)
+                                    : payload_bytes(sendcount, sendtype);
   if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_gatherv;
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
     if (!is_root) {
-      const int n = own_bytes(payload_bytes(sendcount, sendtype));
-      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
-      st.load(send, comm);
-      return Optcoll(send.data(), n, MPI_BYTE, nullptr, nullptr, nullptr, MPI_BYTE, root, comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
+      st.load(send);
+      return Optcoll(send.data(), send.size(), MPI_BYTE, nullptr, wide::Counts{}, wide::Counts{}, MPI_BYTE, root, comm);
     }
-    const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes& recv = st.segmented(recvbuf, {recvcounts, p}, {displs, p}, recvtype);
-    own_bytes(recv.total());
+    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
     int rc = MPI_SUCCESS;
     if (in_place) {
-      st.load(recv, static_cast<std::size_t>(root), comm);
-      rc =
-          Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
+      st.load(recv, static_cast<std::size_t>(root));
+      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                   MPI_BYTE, root, comm);
     } else {
-      const int n = own_bytes(payload_bytes(sendcount, sendtype));
-      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
-      st.load(send, comm);
-      rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE, root, comm);
+      ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
+      st.load(send);
+      rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
+                   root, comm);
     }
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
@@ -229,21 +245,22 @@ int scatter OPTCOLL_PMPI_PARAMS_scatter {
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
       const int rc = Optcoll(nullptr, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-      if (rc == MPI_SUCCESS) st.store(recv, comm);
+      if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
     ByteStream& send = st.stream(sendbuf, sendcount * g.size, sendtype, total);
-    st.load(send, comm);
+    st.load(send);
     if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
     const int rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int scatterv OPTCOLL_PMPI_PARAMS_scatterv {
+template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
+int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[], MPI_Datatype sendtype, void* recvbuf,
+             Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatterv;
   g.check_root(root);
@@ -256,32 +273,29 @@ int scatterv OPTCOLL_PMPI_PARAMS_scatterv {
     for (int i = 0; g.bad == nullptr && i < g.size; ++i)
       if (sendcounts[i] < 0) g.bad = "negative count";
   }
-  const std::int64_t own = in_place
-                               ? (g.bad == nullptr ? std::int64_t{sendcounts[root]} * payload_bytes(1, sendtype) : 0)
-                               : payload_bytes(recvcount, recvtype);
+  const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(sendcounts[root], sendtype) : 0)
+                                    : payload_bytes(recvcount, recvtype);
   if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_scatterv;
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
     if (!is_root) {
-      const int n = own_bytes(payload_bytes(recvcount, recvtype));
-      ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-      const int rc = Optcoll(nullptr, nullptr, nullptr, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-      if (rc == MPI_SUCCESS) st.store(recv, comm);
+      ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
+      const int rc =
+          Optcoll(nullptr, wide::Counts{}, wide::Counts{}, MPI_BYTE, recv.data(), recv.size(), MPI_BYTE, root, comm);
+      if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
     const auto p = static_cast<std::size_t>(g.size);
-    SegmentedBytes& send = st.segmented(sendbuf, {sendcounts, p}, {displs, p}, sendtype);
-    own_bytes(send.total());
-    for (std::size_t i = 0; i < p; ++i) st.load(send, i, comm);
+    SegmentedBytes& send = st.segmented(sendbuf, sendcounts, displs, p, sendtype);
+    for (std::size_t i = 0; i < p; ++i) st.load(send, i);
     if (in_place)
-      return Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root,
-                     comm);
-    const int n = own_bytes(payload_bytes(recvcount, recvtype));
-    ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-    const int rc =
-        Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS) st.store(recv, comm);
+      return Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, std::int64_t{0},
+                     MPI_BYTE, root, comm);
+    ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
+    const int rc = Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), recv.size(),
+                           MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }

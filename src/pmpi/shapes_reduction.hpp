@@ -20,6 +20,11 @@
 #define OPTCOLL_PMPI_ARGS_reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm)
 // clang-format on
 
+// What MPI_<Name> calls in optcoll (shapes.hpp): the C API's OPTCOLL_<Name>.
+#define OPTCOLL_PMPI_API_allreduce(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_reduce_scatter_block(Name) OPTCOLL_##Name
+#define OPTCOLL_PMPI_API_reduce_scatter(Name) OPTCOLL_##Name
+
 namespace optcoll::pmpi::shapes {
 
 // MPI_Allreduce, MPI_Scan, MPI_Exscan.

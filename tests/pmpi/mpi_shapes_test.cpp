@@ -3,9 +3,10 @@
 // optcoll: the shape hands it bytes (ByteStream, SegmentedBytes) and the
 // result must equal the native call with the caller's datatypes. Covers
 // named and derived (a strided int, packed) types on either side, mixed
-// within one call, MPI_IN_PLACE, roots 0 and p-1, ranks without data, and
-// the routes (OPTCOLL_BCAST=optcoll: every call counted as optcoll on the
-// stand-in; an intercommunicator: fallback).
+// within one call, MPI_IN_PLACE, roots 0 and p-1, ranks without data, the
+// v shapes on MPI's int arrays and (MPI-4) the large-count bindings'
+// MPI_Count / MPI_Aint ones, and the routes (OPTCOLL_BCAST=optcoll: every
+// call counted as optcoll on the stand-in; an intercommunicator: fallback).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -18,6 +19,7 @@
 #include "shapes.hpp"
 #include "shapes_gather.hpp"
 #include "shapes_reduction.hpp"
+#include "wide.hpp"
 
 namespace optcoll::pmpi {
 namespace {
@@ -100,40 +102,77 @@ TEST_F(PmpiShapes, Allgather) {
         }
 }
 
-TEST_F(PmpiShapes, Allgatherv) {
+// The v shapes hand optcoll 64-bit byte counts (wide.hpp); their stand-in
+// is MPI's own int binding on those counts.
+Ints narrow(wide::Counts a) {
+  Ints out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<int>(a[i]);
+  return out;
+}
+int allgatherv_standin(const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc, wide::Counts rd,
+                       MPI_Datatype rt, MPI_Comm comm) {
+  const Ints c = narrow(rc), d = narrow(rd);
+  return PMPI_Allgatherv(sb, static_cast<int>(sc), st, rb, c.data(), d.data(), rt, comm);
+}
+int gatherv_standin(const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc, wide::Counts rd,
+                    MPI_Datatype rt, int root, MPI_Comm comm) {
+  const Ints c = narrow(rc), d = narrow(rd);
+  return PMPI_Gatherv(sb, static_cast<int>(sc), st, rb, c.data(), d.data(), rt, root, comm);
+}
+int scatterv_standin(const void* sb, wide::Counts sc, wide::Counts sd, MPI_Datatype st, void* rb, std::int64_t rc,
+                     MPI_Datatype rt, int root, MPI_Comm comm) {
+  const Ints c = narrow(sc), d = narrow(sd);
+  return PMPI_Scatterv(sb, c.data(), d.data(), st, rb, static_cast<int>(rc), rt, root, comm);
+}
+
+// Each v shape runs one code path for both bindings: MPI's int arrays
+// (Count, Displ = int) and, with MPI-4, the large-count bindings' MPI_Count
+// counts and MPI_Aint displacements, checked against MPI's own binding of
+// the same kind (Native).
+template <class Count, class Displ, auto Native>
+void allgatherv_cases(const std::vector<MPI_Datatype>& types, int p, int me) {
   for (MPI_Datatype st : types)
     for (MPI_Datatype rt : types)
       for (bool in_place : {false, true}) {
         if (in_place && st != rt) continue;
         // Counts 0, 1, 2, ...; gaps of one element between the groups, in reverse rank order.
-        std::vector<int> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+        std::vector<Count> counts(static_cast<std::size_t>(p));
+        std::vector<Displ> displs(static_cast<std::size_t>(p));
         int at = 0;
         for (int i = p - 1; i >= 0; --i) {
           counts[static_cast<std::size_t>(i)] = (i * 37) % 5;
           displs[static_cast<std::size_t>(i)] = at;
-          at += counts[static_cast<std::size_t>(i)] + 1;
+          at += (i * 37) % 5 + 1;
         }
-        const int mine = counts[static_cast<std::size_t>(me)];
+        const Count mine = counts[static_cast<std::size_t>(me)];
         expect_same(
             [&](bool shape) {
-              Ints s(ints(mine, st)), r(ints(at, rt));
+              Ints s(ints(static_cast<int>(mine), st)), r(ints(at, rt));
               fill(s, me);
               fill(r, 50 + me);
               if (in_place) {  // this rank's group where it belongs
                 const std::size_t stride = rt == MPI_INT ? 1 : 2;
-                for (int k = 0; k < mine; ++k)
-                  r[static_cast<std::size_t>(displs[static_cast<std::size_t>(me)] + k) * stride] = 9000 + k;
+                for (Count k = 0; k < mine; ++k)
+                  r[static_cast<std::size_t>(displs[static_cast<std::size_t>(me)] + k) * stride] =
+                      9000 + static_cast<int>(k);
               }
               const void* sb = in_place ? MPI_IN_PLACE : s.data();
               if (shape)
-                shapes::allgatherv<kOp, &PMPI_Allgatherv, &PMPI_Allgatherv>(sb, mine, st, r.data(), counts.data(),
-                                                                            displs.data(), rt, MPI_COMM_WORLD);
+                shapes::allgatherv<kOp, &allgatherv_standin, Native>(sb, mine, st, r.data(), counts.data(),
+                                                                     displs.data(), rt, MPI_COMM_WORLD);
               else
-                PMPI_Allgatherv(sb, mine, st, r.data(), counts.data(), displs.data(), rt, MPI_COMM_WORLD);
+                Native(sb, mine, st, r.data(), counts.data(), displs.data(), rt, MPI_COMM_WORLD);
               return r;
             },
             "allgatherv");
       }
+}
+
+TEST_F(PmpiShapes, Allgatherv) {
+  allgatherv_cases<int, int, &PMPI_Allgatherv>(types, p, me);
+#if MPI_VERSION >= 4
+  allgatherv_cases<MPI_Count, MPI_Aint, &PMPI_Allgatherv_c>(types, p, me);
+#endif
 }
 
 TEST_F(PmpiShapes, GatherAndScatter) {
@@ -174,45 +213,54 @@ TEST_F(PmpiShapes, GatherAndScatter) {
           }
 }
 
-TEST_F(PmpiShapes, GathervAndScatterv) {
-  std::vector<int> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+template <class Count, class Displ, auto NativeGatherv, auto NativeScatterv>
+void gatherv_scatterv_cases(const std::vector<MPI_Datatype>& types, int p, int me) {
+  std::vector<Count> counts(static_cast<std::size_t>(p));
+  std::vector<Displ> displs(static_cast<std::size_t>(p));
   int at = 0;
   for (int i = 0; i < p; ++i) {
     counts[static_cast<std::size_t>(i)] = (i * 3) % 4;
     displs[static_cast<std::size_t>(i)] = at + 1;
-    at += counts[static_cast<std::size_t>(i)] + 2;
+    at += (i * 3) % 4 + 2;
   }
-  const int mine = counts[static_cast<std::size_t>(me)];
+  const Count mine = counts[static_cast<std::size_t>(me)];
   for (int root : {0, p - 1})
     for (MPI_Datatype st : types)
       for (MPI_Datatype rt : types) {
         expect_same(
             [&](bool shape) {
-              Ints s(ints(mine, st)), r(ints(at, rt));
+              Ints s(ints(static_cast<int>(mine), st)), r(ints(at, rt));
               fill(s, me);
               fill(r, 50 + me);
               if (shape)
-                shapes::gatherv<kOp, &PMPI_Gatherv, &PMPI_Gatherv>(s.data(), mine, st, r.data(), counts.data(),
-                                                                   displs.data(), rt, root, MPI_COMM_WORLD);
+                shapes::gatherv<kOp, &gatherv_standin, NativeGatherv>(s.data(), mine, st, r.data(), counts.data(),
+                                                                      displs.data(), rt, root, MPI_COMM_WORLD);
               else
-                PMPI_Gatherv(s.data(), mine, st, r.data(), counts.data(), displs.data(), rt, root, MPI_COMM_WORLD);
+                NativeGatherv(s.data(), mine, st, r.data(), counts.data(), displs.data(), rt, root, MPI_COMM_WORLD);
               return r;
             },
             "gatherv");
         expect_same(
             [&](bool shape) {
-              Ints s(ints(at, st)), r(ints(mine, rt));
+              Ints s(ints(at, st)), r(ints(static_cast<int>(mine), rt));
               fill(s, me);
               fill(r, 50 + me);
               if (shape)
-                shapes::scatterv<kOp, &PMPI_Scatterv, &PMPI_Scatterv>(s.data(), counts.data(), displs.data(), st,
-                                                                      r.data(), mine, rt, root, MPI_COMM_WORLD);
+                shapes::scatterv<kOp, &scatterv_standin, NativeScatterv>(s.data(), counts.data(), displs.data(), st,
+                                                                         r.data(), mine, rt, root, MPI_COMM_WORLD);
               else
-                PMPI_Scatterv(s.data(), counts.data(), displs.data(), st, r.data(), mine, rt, root, MPI_COMM_WORLD);
+                NativeScatterv(s.data(), counts.data(), displs.data(), st, r.data(), mine, rt, root, MPI_COMM_WORLD);
               return r;
             },
             "scatterv");
       }
+}
+
+TEST_F(PmpiShapes, GathervAndScatterv) {
+  gatherv_scatterv_cases<int, int, &PMPI_Gatherv, &PMPI_Scatterv>(types, p, me);
+#if MPI_VERSION >= 4
+  gatherv_scatterv_cases<MPI_Count, MPI_Aint, &PMPI_Gatherv_c, &PMPI_Scatterv_c>(types, p, me);
+#endif
 }
 
 TEST_F(PmpiShapes, Reductions) {

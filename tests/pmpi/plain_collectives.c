@@ -3,13 +3,15 @@
  * linked) and requires identical output.
  *
  * It calls MPI_Bcast, MPI_Reduce, MPI_Allgather(v), MPI_Reduce_scatter(_block),
- * MPI_Allreduce, MPI_Gather(v), MPI_Scatter(v), MPI_Alltoall(v), MPI_Scan and MPI_Exscan in many forms: counts 0 .. 10^5, roots
- * 0, p-1, p/2, ranks passing different datatypes with the same signature
- * (a strided vector at the root, MPI_INT elsewhere, and the reverse),
- * MPI_DOUBLE_INT with MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE,
- * a sub-communicator, an intercommunicator, and an invalid root under
- * MPI_ERRORS_RETURN; MPI_Init, or MPI_Init_thread with PLAIN_MPI_INIT_THREAD set.
- * Each rank hashes every result (and error class); rank 0
+ * MPI_Allreduce, MPI_Gather(v), MPI_Scatter(v), MPI_Alltoall(v), MPI_Scan and
+ * MPI_Exscan in many forms: counts 0 .. 10^5, roots 0, p-1, p/2, ranks
+ * passing different datatypes with the same signature (a strided vector at
+ * the root, MPI_INT elsewhere, and the reverse), MPI_DOUBLE_INT with
+ * MPI_MINLOC, a non-commutative user operator, MPI_IN_PLACE, a
+ * sub-communicator, an intercommunicator, and an invalid root under
+ * MPI_ERRORS_RETURN; MPI_Init, or MPI_Init_thread with PLAIN_MPI_INIT_THREAD
+ * set. The v collectives are in plain_v_cases.c. Each rank hashes every
+ * result (and error class); rank 0
  * prints all ranks' hashes, then how many calls of each kind it made, which
  * the test compares with the library's OPTCOLL_VERBOSE=1 summary:
  *   calls MPI_Bcast moving=<n> trivial=<n> inter=<n> invalid=<n>
@@ -30,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BCAST, REDUCE, ALLGATHER, ALLGATHERV, RS_BLOCK, RS, ALLREDUCE, GATHER, GATHERV, SCATTER, SCATTERV, ALLTOALL,
-       ALLTOALLV, SCAN, EXSCAN, NOPS };
+#include "plain_collectives.h"
+
 static const char* op_names[NOPS] = {"MPI_Bcast",      "MPI_Reduce",    "MPI_Allgather",  "MPI_Allgatherv",
                                      "MPI_Reduce_scatter_block", "MPI_Reduce_scatter", "MPI_Allreduce",
                                      "MPI_Gather",     "MPI_Gatherv",   "MPI_Scatter",    "MPI_Scatterv",
@@ -42,13 +44,13 @@ static long counts[NOPS][NKINDS];
 static uint64_t digest = 1469598103934665603ULL;
 static int world_rank;
 
-static void hash(const void* data, size_t bytes) {
+void hash(const void* data, size_t bytes) {
   const unsigned char* b = (const unsigned char*)data;
   for (size_t i = 0; i < bytes; ++i) digest = (digest ^ b[i]) * 1099511628211ULL;
 }
 
 /* Counted at world rank 0 only, which is where the summary comes from. */
-static void note(int op, MPI_Comm comm, long bytes) {
+void note(int op, MPI_Comm comm, long bytes) {
   int inter = 0, size = 1;
   if (world_rank != 0) return;
   MPI_Comm_test_inter(comm, &inter);
@@ -173,35 +175,6 @@ static void allgather_case(int n, int mixed, int in_place, MPI_Comm comm) {
   free(r);
 }
 
-/* Allgatherv: rank i contributes (i * scale) % 5 ints (some none), placed in
- * reverse rank order with a gap of one int. */
-static void allgatherv_case(int scale, MPI_Comm comm) {
-  int rank, p;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &p);
-  int* counts = malloc(sizeof(int) * (size_t)p);
-  int* displs = malloc(sizeof(int) * (size_t)p);
-  int at = 0;
-  long total = 0;
-  for (int i = p - 1; i >= 0; --i) {
-    counts[i] = (i * scale) % 5 * scale;
-    displs[i] = at;
-    at += counts[i] + 1;
-    total += counts[i];
-  }
-  int* s = malloc(sizeof(int) * (size_t)(counts[rank] + 1));
-  int* r = malloc(sizeof(int) * (size_t)(at + 1));
-  for (int i = 0; i < counts[rank]; ++i) s[i] = rank * 77 + i;
-  for (int i = 0; i <= at; ++i) r[i] = -3;
-  MPI_Allgatherv(s, counts[rank], MPI_INT, r, counts, displs, MPI_INT, comm);
-  note(ALLGATHERV, comm, total * 4);
-  hash(r, sizeof(int) * (size_t)(at + 1));
-  free(s);
-  free(r);
-  free(counts);
-  free(displs);
-}
-
 /* Alltoall of n ints per block: plain, MPI_IN_PLACE, or mixed (each block
  * sent as one element of a contiguous n-int type, received as n MPI_INT). */
 static void alltoall_case(int n, int mixed, int in_place, MPI_Comm comm) {
@@ -225,43 +198,6 @@ static void alltoall_case(int n, int mixed, int in_place, MPI_Comm comm) {
   hash(r, sizeof(int) * (size_t)(n * p + 1));
   free(s);
   free(r);
-}
-
-/* Alltoallv: (i + 2j) * scale % 5 * scale ints from i to j (some none),
- * received in reverse rank order with a gap of one int. Counted as moving
- * whenever p > 1 (no rank sees the whole payload). */
-static void alltoallv_case(int scale, MPI_Comm comm) {
-  int rank, p;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &p);
-  int* sc = malloc(sizeof(int) * (size_t)p);
-  int* sd = malloc(sizeof(int) * (size_t)p);
-  int* rc = malloc(sizeof(int) * (size_t)p);
-  int* rd = malloc(sizeof(int) * (size_t)p);
-  int sat = 0, rat = 0;
-  for (int j = 0; j < p; ++j) {
-    sc[j] = (rank + 2 * j) * scale % 5 * scale;
-    sd[j] = sat;
-    sat += sc[j];
-  }
-  for (int i = p - 1; i >= 0; --i) {
-    rc[i] = (i + 2 * rank) * scale % 5 * scale;
-    rd[i] = rat;
-    rat += rc[i] + 1;
-  }
-  int* s = malloc(sizeof(int) * (size_t)(sat + 1));
-  int* r = malloc(sizeof(int) * (size_t)(rat + 1));
-  for (int i = 0; i < sat; ++i) s[i] = rank * 1000 + i;
-  for (int i = 0; i <= rat; ++i) r[i] = -9;
-  MPI_Alltoallv(s, sc, sd, MPI_INT, r, rc, rd, MPI_INT, comm);
-  note(ALLTOALLV, comm, 1);
-  hash(r, sizeof(int) * (size_t)(rat + 1));
-  free(s);
-  free(r);
-  free(sc);
-  free(sd);
-  free(rc);
-  free(rd);
 }
 
 /* Reduce_scatter_block and Reduce_scatter (MPI_SUM on ints; the
@@ -365,44 +301,6 @@ static void gather_scatter_case(int n, int root, int in_place, int strided, MPI_
   MPI_Type_free(&block);
 }
 
-/* Gatherv and Scatterv with irregular counts (some zero, one large) and
- * displacements in reverse rank order with gaps; MPI_IN_PLACE at the root
- * when in_place. */
-static void gatherv_scatterv_case(int scale, int root, int in_place, MPI_Comm comm) {
-  int rank, p;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &p);
-  int* counts = malloc(sizeof(int) * (size_t)p);
-  int* displs = malloc(sizeof(int) * (size_t)p);
-  int at = 0;
-  for (int i = p - 1; i >= 0; --i) {
-    counts[i] = i % 3 == 1 ? 0 : (i == p / 2 ? 50 * scale : scale + i);
-    displs[i] = at;
-    at += counts[i] + 2;
-  }
-  const int is_root = rank == root;
-  int* mine = malloc(sizeof(int) * (size_t)(counts[rank] + 1));
-  int* whole = malloc(sizeof(int) * (size_t)(at + 1));
-  for (int i = 0; i < counts[rank]; ++i) mine[i] = rank * 777 + i;
-  for (int i = 0; i <= at; ++i) whole[i] = is_root ? i * 11 : -4;
-  if (is_root && in_place)
-    for (int i = 0; i < counts[root]; ++i) whole[displs[root] + i] = mine[i];
-  MPI_Gatherv(is_root && in_place ? MPI_IN_PLACE : mine, counts[rank], MPI_INT, whole, counts, displs, MPI_INT, root,
-              comm);
-  note(GATHERV, comm, -1);
-  if (is_root) hash(whole, sizeof(int) * (size_t)(at + 1));
-  for (int i = 0; i <= at; ++i) whole[i] = is_root ? i * 13 + 5 : -4;
-  for (int i = 0; i < counts[rank]; ++i) mine[i] = -1;
-  MPI_Scatterv(whole, counts, displs, MPI_INT, is_root && in_place ? MPI_IN_PLACE : mine, counts[rank], MPI_INT, root,
-               comm);
-  note(SCATTERV, comm, -1);
-  if (!(is_root && in_place)) hash(mine, sizeof(int) * (size_t)counts[rank]);
-  free(mine);
-  free(whole);
-  free(counts);
-  free(displs);
-}
-
 /* Scan and Exscan: MPI_SUM on ints (MPI_IN_PLACE for odd n), MPI_MAX on
  * doubles, the non-commutative matrices (rank order). Exscan's result at
  * rank 0 is undefined: not hashed. */
@@ -470,15 +368,9 @@ static void run_all(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
       reduce_scatter_cases(counts_[c], matop, mat, comm);
     }
   }
-  allgatherv_case(1, comm);
-  allgatherv_case(300, comm);
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 4; ++c) gather_scatter_case(counts_[c], roots[r], c == 2, c == 3 || r == 1, comm);
-  gatherv_scatterv_case(1, p / 2, 0, comm);
-  gatherv_scatterv_case(40, p - 1, 1, comm);
-  gatherv_scatterv_case(200, 0, 0, comm);
-  alltoallv_case(1, comm);
-  alltoallv_case(300, comm);
+  v_cases(comm);
 }
 
 int main(int argc, char** argv) {
