@@ -116,6 +116,10 @@ struct CommState {
   std::optional<BlockModel> model;     // set by block_model()
   std::optional<logp::Params> logp;    // set by logp_model(), in kLogpUnit
   std::int64_t logp_measurements = 0;  // how often calibrate_logp() ran (tests: once)
+  // A nonblocking or persistent collective was made on comm (make_request).
+  // The same at every rank of comm between two of its collectives: every
+  // rank makes those requests, in the order of comm's collectives.
+  bool made_requests = false;
   Calibration measured;
   Scratch scratch;
   ByteBuffer work;       // a non-root's reduction buffer
@@ -168,8 +172,11 @@ const BlockModel& block_model(CommState& s);
 // Measures L, o, g and G on s (collective over s.comm; calibrate_logp.cpp).
 Calibration calibrate_logp(const CommState& s);
 
-// The LogP parameters of s in kLogpUnit: OPTCOLL_LOGP if set, else measured
-// at the first call (collective over s.comm then; later calls are local).
+// The LogP parameters of s in kLogpUnit: OPTCOLL_LOGP if set; else, on a
+// communicator that spans nodes, L = alpha - 2o, o = g = the overhead o of
+// block_model() (and G = beta in s.measured) where that model has o; else
+// measured (calibrate_logp). Collective at the first call (the alpha-beta
+// calibration or the measurement); later calls are local.
 const logp::Params& logp_model(CommState& s);
 
 // Number of CommState objects alive in this process (tests: freed

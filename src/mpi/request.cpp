@@ -294,6 +294,7 @@ Request make_request(MPI_Comm comm, bool persistent, const std::function<void()>
     Capture capture(*impl);
     call();
   }
+  comm_state(comm).made_requests = true;
   if (!persistent) impl->start();
   return Request(std::move(impl));
 }

@@ -31,6 +31,19 @@ std::optional<select::Machine::Logp> CommMachine::logp() {
   return lp;
 }
 
+select::LogpRule logp_rule(const CommState& s) noexcept {
+  using select::LogpRule;
+  if (s.settings.logp_auto >= 0) return s.settings.logp_auto == 1 ? LogpRule::bcast_and_reduce : LogpRule::off;
+  // Across nodes a small message's latency is the network's, several
+  // per-message overheads (L/o of 5 to 20), the regime the LogP tree is
+  // built for; a node that posts its sends back to back reaches more ranks
+  // per latency than a binomial tree's one. On one node L is about o and
+  // the tree loses (docs/decisions/logp-rule-across-nodes.md). Reduce
+  // stays off: its summation tree receives many operands in a row, and
+  // SMPI on the fat tree measured it 3x slower than the circulant plan.
+  return s.one_node ? LogpRule::off : LogpRule::bcast;
+}
+
 const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op) {
   const std::string_view name(s.settings.algorithm[static_cast<std::size_t>(op)].data());
   if (name.empty()) return nullptr;
@@ -62,7 +75,7 @@ Choice choose(CommState& s, const select::Call& call, const Options& options, bo
   }
   o.blocks = options.blocks;
   o.block_bytes = s.settings.block_bytes;
-  o.logp_auto = s.settings.logp_auto;
+  o.logp = logp_rule(s);
   CommMachine machine(s);
   const Choice c = select::decide(call, o, machine, with_prices);
   if (c.fallback && s.rank == 0 && !s.noted_fallback)

@@ -40,6 +40,11 @@ void check_algorithm_name(plan::Collective op, const Options& options);
 // names none of op's registry algorithms.
 const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 
+// The LogP tree rule on s: OPTCOLL_LOGP_AUTO (1: Bcast and Reduce, 0: off),
+// else Bcast on a communicator that spans nodes (!s.one_node), off on one
+// node. The same at every rank.
+select::LogpRule logp_rule(const CommState& s) noexcept;
+
 // The decision for call (call.p = s.size) on s, cached per collective while
 // the call's shape and options repeat; with_prices: with the predicted
 // times of the plan and the best classic algorithm (the drop-in's `auto`).

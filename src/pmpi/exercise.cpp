@@ -9,8 +9,8 @@ namespace optcoll::pmpi {
 
 std::unique_ptr<Exercise> make_exercise(Op op, MPI_Comm comm, std::int64_t bytes) {
   switch (op) {
-#define OPTCOLL_PMPI_OP(Name, collective, shape) \
-  case Op::Name:                                 \
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) \
+  case Op::Name:                                        \
     return std::make_unique<exercises::shape<&OPTCOLL_##Name, &PMPI_##Name>>(comm, bytes);
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "optcoll/optcoll.h"
+#include "requests.hpp"
 #include "runtime.hpp"
 #include "shapes.hpp"
 #include "shapes_alltoall.hpp"
@@ -29,10 +30,13 @@ extern "C" int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
-#define OPTCOLL_PMPI_OP(Name, collective, shape)                                                                \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                       \
-    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API_##shape(Name), &PMPI_##Name> \
-        OPTCOLL_PMPI_ARGS_##shape;                                                                              \
+// The native path: MPI's own call, or its nonblocking form on a
+// communicator with optcoll requests (requests::native_blocking).
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                                   \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                 \
+    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>;        \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API_##shape(Name), native> \
+        OPTCOLL_PMPI_ARGS_##shape;                                                                        \
   }
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP

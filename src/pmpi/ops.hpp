@@ -13,7 +13,7 @@
 namespace optcoll::pmpi {
 
 enum class Op : std::uint8_t {
-#define OPTCOLL_PMPI_OP(Name, collective, shape) Name,
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) Name,
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) Name,
@@ -32,7 +32,7 @@ struct OpInfo {
 };
 
 inline constexpr std::array kOps {
-#define OPTCOLL_PMPI_OP(Name, collective, shape) OpInfo{#Name, plan::Collective::collective},
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) OpInfo{#Name, plan::Collective::collective},
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OpInfo{#Name, plan::Collective::collective},
@@ -51,7 +51,7 @@ inline constexpr std::array kOps {
 // nonblocking and persistent ones (request_ops.def) follow, then, with
 // MPI-4, the large-count bindings (large_ops.def).
 inline constexpr std::size_t kBlockingOps = 0
-#define OPTCOLL_PMPI_OP(Name, collective, shape) +1
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) +1
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP
     ;

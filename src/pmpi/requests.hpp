@@ -73,4 +73,40 @@ int poll_native(Test test) {
   }
 }
 
+// Waits for the native request r: PMPI_Wait while no optcoll run is going,
+// else poll_native().
+inline int wait_native(MPI_Request& r, MPI_Status* status) {
+  if (!mpi::other_requests_running()) return PMPI_Wait(&r, status);
+  return poll_native([&](bool& done) {
+    int flag = 0;
+    const int rc = PMPI_Test(&r, &flag, status);
+    done = flag != 0;
+    return rc;
+  });
+}
+
+// Whether optcoll has made a nonblocking or persistent collective on comm
+// (CommState::made_requests: the same at every rank of comm between two of
+// its collectives).
+inline bool made_requests(MPI_Comm comm) noexcept {
+  const mpi::CommState* s = shapes::cached_state(comm);
+  return s != nullptr && s->made_requests;
+}
+
+// The native path of a blocking collective (Blocking, PMPI_<Op>; Nonblocking,
+// PMPI_I<op>). On a communicator where optcoll has made requests it is the
+// nonblocking form and wait_native(): a rank that blocks in MPI's own call
+// would not advance its optcoll runs while another rank waits for them
+// before it enters the collective (MPI lets ranks complete outstanding
+// collectives in any order). A blocking collective does not match a
+// nonblocking one, so the choice rests on made_requests(), which every rank
+// of comm sees alike; elsewhere it is MPI's own call.
+template <auto Blocking, auto Nonblocking>
+inline constexpr auto native_blocking = [](auto... a) {
+  if (!made_requests(comm_of(a...))) return Blocking(a...);
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (const int rc = Nonblocking(a..., &r); rc != MPI_SUCCESS) return rc;
+  return wait_native(r, MPI_STATUS_IGNORE);
+};
+
 }  // namespace optcoll::pmpi::requests

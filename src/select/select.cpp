@@ -264,8 +264,9 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
     }
   }
   d.blocks = blocks_for(*d.algorithm, c, s, o, model, true);
-  if (d.automatic && o.logp_auto && (c.op == Collective::bcast || c.op == Collective::reduce) && c.p >= 3 &&
-      c.p <= kLogpMaxRanks && c.bytes() >= 1 && c.bytes() <= kLogpMaxBytes) {
+  const bool logp_op = (c.op == Collective::bcast && o.logp != LogpRule::off) ||
+                       (c.op == Collective::reduce && o.logp == LogpRule::bcast_and_reduce);
+  if (d.automatic && logp_op && c.p >= 3 && c.p <= kLogpMaxRanks && c.bytes() >= 1 && c.bytes() <= kLogpMaxBytes) {
     if (const std::optional<Machine::Logp> lp = machine.logp()) {
       if (const double t = logp_tree_time(c, *d.algorithm, d.blocks, *lp); t >= 0) {
         d.algorithm = plan::find_algorithm(c.op, "logp_tree");

@@ -105,7 +105,8 @@ constexpr Variable kVariables[] = {
      "always poll"},
     {"OPTCOLL_POLL_SPIN", "0 .. 1000000", "polls before a polling wait yields the core (default 100)"},
     {"OPTCOLL_LOGP", "L,o,g", "LogP parameters in units of 10 ns for the logp_tree plans, replacing the measurement"},
-    {"OPTCOLL_LOGP_AUTO", "0, 1", "1: the automatic selection may run logp_tree for Bcast/Reduce up to 4 KiB"},
+    {"OPTCOLL_LOGP_AUTO", "0, 1",
+     "1: the automatic selection may run logp_tree for Bcast/Reduce up to 4 KiB; 0: never; unset: Bcast across nodes"},
     {"OPTCOLL_VERBOSE", "0, 1, 2",
      "the drop-in: 1 prints the calls per operation and path at MPI_Finalize, 2 also "
      "one line per call with the reason"},
@@ -189,7 +190,7 @@ Settings Settings::from_environment() {
   if (const char* v = env("OPTCOLL_LOGP_AUTO")) {
     const std::string_view a(v);
     if (a == "1" || a == "0")
-      s.logp_auto = a == "1";
+      s.logp_auto = a == "1" ? 1 : 0;
     else
       ignored("OPTCOLL_LOGP_AUTO", v, "expected 0 or 1");
   }

@@ -201,7 +201,7 @@ TEST(MpiLogp, ReduceTreeThroughCApiAndEnvironment) {
   }
 }
 
-// The rule is off unless OPTCOLL_LOGP_AUTO=1. With it, without Options or
+// On one node the rule is off unless OPTCOLL_LOGP_AUTO=1. With it, without Options or
 // OPTCOLL_<OP>: whatever the LogP rule picks for small
 // messages (logp_tree or the default), the result is the native one, and
 // beyond kLogpMaxBytes the rule never picks the tree.
@@ -211,6 +211,56 @@ TEST(MpiLogp, AutomaticRuleIsOptIn) {
     EXPECT_NE(mpi::describe(comm, plan::Collective::bcast, count, MPI_INT, MPI_OP_NULL).algorithm, "logp_tree");
     EXPECT_NE(mpi::describe(comm, plan::Collective::reduce, count, MPI_INT, MPI_SUM).algorithm, "logp_tree");
   }
+}
+
+// Across nodes (a CommState marked as not one node, as on a cluster) the
+// parameters come from the alpha-beta model, L = alpha - 2o, o = g, G =
+// beta, without the two-rank measurement, and the rule is on for Bcast
+// (from 4 ranks L/g about 15 makes the tree cheaper than the binomial one:
+// tests/select; on 3 the circulant Bcast is the same star, a tie that
+// keeps it), off for Reduce, and OPTCOLL_LOGP_AUTO=0 turns it off.
+void mark_across_nodes(MPI_Comm comm) {
+  mpi::CommState& s = mpi::comm_state(comm);
+  s.one_node = false;
+  s.choices = {};
+}
+
+TEST(MpiLogp, AcrossNodesFromTheAlphaBetaModel) {
+  ScopedEnv alpha("OPTCOLL_ALPHA", "5e-6");
+  ScopedEnv beta("OPTCOLL_BETA", "1e-10");
+  ScopedEnv overhead("OPTCOLL_OVERHEAD", "3e-7");
+  TestComm comm;
+  const int p = world_size();
+  mark_across_nodes(comm);
+  mpi::CommState& s = mpi::comm_state(comm);
+  const logp::Params u = mpi::logp_model(s);
+  EXPECT_EQ(u.L, 440);  // (5 - 2 x 0.3) us in units of 10 ns
+  EXPECT_EQ(u.o, 30);
+  EXPECT_EQ(u.g, 30);
+  EXPECT_DOUBLE_EQ(s.measured.G, 1e-10);
+  EXPECT_EQ(s.logp_measurements, 0);
+  const std::string b = mpi::describe(comm, plan::Collective::bcast, 2, MPI_INT, MPI_OP_NULL).algorithm;
+  EXPECT_EQ(b == "logp_tree", p >= 4) << b;
+  EXPECT_NE(mpi::describe(comm, plan::Collective::reduce, 2, MPI_INT, MPI_SUM).algorithm, "logp_tree");
+  for (int root : test_roots(p)) {  // the automatic Bcast against MPI's
+    Buffer expect(Kind::int32, 100);
+    expect.fill(seed_of({100, root, 5}));
+    Buffer got = expect;
+    if (world_rank() != root) got.fill(seed_of({world_rank(), 5}));
+    ASSERT_EQ(MPI_Bcast(expect.data(), 100, MPI_INT, root, comm), MPI_SUCCESS);
+    bcast(got.data(), 100, MPI_INT, root, comm);
+    EXPECT_EQ(first_difference(got, expect), -1) << "root " << root;
+  }
+}
+
+TEST(MpiLogp, AcrossNodesRuleOffWithLogpAutoZero) {
+  ScopedEnv off("OPTCOLL_LOGP_AUTO", "0");
+  ScopedEnv alpha("OPTCOLL_ALPHA", "5e-6");
+  ScopedEnv beta("OPTCOLL_BETA", "1e-10");
+  ScopedEnv overhead("OPTCOLL_OVERHEAD", "3e-7");
+  TestComm comm;
+  mark_across_nodes(comm);
+  EXPECT_NE(mpi::describe(comm, plan::Collective::bcast, 2, MPI_INT, MPI_OP_NULL).algorithm, "logp_tree");
 }
 
 TEST(MpiLogp, AutomaticChoiceMatchesNative) {

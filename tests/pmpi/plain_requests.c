@@ -207,6 +207,58 @@ static void orders(int n, int salt) {
   }
   if (!(p > 1 && rank == 1)) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
   hash(b, sizeof(int) * (size_t)n);
+  /* MPI_Barrier while a collective is outstanding: the odd ranks enter it
+   * only once their Iallreduce is complete, the even ones before they wait.
+   * Then rank 0 matches with MPI_Mprobe a token that rank 1 sends after its
+   * wait, and ranks 0 and 1 swap tokens in place with MPI_Sendrecv_replace,
+   * rank 1 after its wait. */
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (rank % 2 == 1) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  if (rank % 2 == 0) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  hash(b, sizeof(int) * (size_t)n);
+  check(MPI_Iallreduce(c, b, n, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r[0]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (p > 1 && rank == 0) {
+    MPI_Message m;
+    MPI_Status st;
+    check(MPI_Mprobe(1, 12, MPI_COMM_WORLD, &m, &st), "MPI_Mprobe");
+    check(MPI_Mrecv(&token, 1, MPI_INT, &m, &st), "MPI_Mrecv");
+  }
+  if (p > 1 && rank == 1) {
+    check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Send(&token, 1, MPI_INT, 0, 12, MPI_COMM_WORLD), "MPI_Send");
+  }
+  hash(&token, sizeof token);
+  check(MPI_Iallreduce(c, a, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]), "MPI_Iallreduce");
+  counted(IALLREDUCE, n);
+  if (p > 1 && rank < 2) {
+    int swap[2] = {token + rank, rank};
+    if (rank == 1) check(MPI_Wait(&r[1], MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Sendrecv_replace(swap, 2, MPI_INT, 1 - rank, 13, 1 - rank, 13, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+          "MPI_Sendrecv_replace");
+    hash(swap, sizeof swap);
+  }
+  if (!(p > 1 && rank == 1)) check(MPI_Wait(&r[1], MPI_STATUS_IGNORE), "MPI_Wait");
+  if (!(p > 1 && rank == 1)) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+  hash(a, sizeof(int) * (size_t)n);
+  hash(b, sizeof(int) * (size_t)n);
+  /* A blocking collective while a collective is outstanding: the odd ranks
+   * enter it after their wait, the even ones before it. In the run with
+   * the tuning file (run_pmpi_test.sh: optcoll wins every Bcast, loses
+   * every Reduce) the Ibcast is optcoll's and the Reduce MPI's own. */
+  {
+    int in[2] = {rank, 2 * rank + 1}, out[2] = {0, 0};
+    fill(a, n, salt + 7);
+    check(MPI_Ibcast(a, n, MPI_INT, p - 1, MPI_COMM_WORLD, &r[0]), "MPI_Ibcast");
+    counted(IBCAST, n);
+    if (rank % 2 == 1) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+    check(MPI_Reduce(in, out, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD), "MPI_Reduce");
+    if (rank % 2 == 0) check(MPI_Wait(&r[0], MPI_STATUS_IGNORE), "MPI_Wait");
+    hash(out, sizeof out);
+    hash(a, sizeof(int) * (size_t)n);
+  }
   free(a);
   free(b);
   free(c);

@@ -321,6 +321,32 @@ TEST(Decide, Overrides) {
   EXPECT_EQ(g.algorithm->name, "binomial_ordered");
 }
 
+// The LogP tree rule on a network (L = 4.4 us, o = g = 0.3 us, L/g about
+// 15): a root that posts a send every g reaches p - 1 children in
+// (p - 2) g + 2o + L, below the binomial tree's ceil(log2 p) (L + 2o) for
+// p = 6, so the rule takes logp_tree for a small Bcast. It gives Reduce the
+// tree only under LogpRule::bcast_and_reduce, and nothing when off or
+// beyond kLogpMaxBytes.
+TEST(Decide, LogpRuleTakesTheTreeForBcastWhereLatencyDominates) {
+  const double L = 4.4e-6, o = 0.3e-6, g = 0.3e-6;
+  const int p = 6;
+  ASSERT_LT((p - 2) * g + 2 * o + L, std::ceil(std::log2(p)) * (L + 2 * o));  // the premise, by formula
+  Machine::Logp lp;
+  lp.units = {440, 30, 30, 0};
+  lp.seconds = {L, o, g, 1e-10};
+  FixedMachine machine({L + 2 * o, 1e-10, o}, 0, lp);
+  const Call bcast{.op = Collective::bcast, .p = p, .count = 8};
+  const Call reduce{.op = Collective::reduce, .p = p, .count = 8, .commutative = true};
+  EXPECT_EQ(decide(bcast, {.logp = LogpRule::bcast}, machine).algorithm->name, "logp_tree");
+  EXPECT_EQ(decide(bcast, {.logp = LogpRule::bcast_and_reduce}, machine).algorithm->name, "logp_tree");
+  EXPECT_NE(decide(bcast, {}, machine).algorithm->name, "logp_tree");  // off
+  EXPECT_NE(decide(reduce, {.logp = LogpRule::bcast}, machine).algorithm->name, "logp_tree");
+  const Call big{.op = Collective::bcast, .p = p, .count = kLogpMaxBytes + 1};
+  EXPECT_NE(decide(big, {.logp = LogpRule::bcast}, machine).algorithm->name, "logp_tree");
+  const Call two{.op = Collective::bcast, .p = 2, .count = 8};
+  EXPECT_NE(decide(two, {.logp = LogpRule::bcast}, machine).algorithm->name, "logp_tree");
+}
+
 // Predicted times: optcoll's plan and the best classic algorithm in the
 // same model, from formulas written here. Bcast of 16 MiB on 1000 ranks:
 // the circulant broadcast beats every classic one; 8 bytes: a tie with the

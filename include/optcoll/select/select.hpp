@@ -19,11 +19,11 @@
 //    algorithm with AlgorithmInfo::max_bytes is a candidate only up to
 //    that size unless nothing else is valid. Asks the machine only when
 //    there are several candidates or a pipelined block count to choose.
-//  - The LogP tree rule (Overrides::logp_auto): an automatic Bcast or
-//    Reduce of 1..kLogpMaxBytes bytes on 3..kLogpMaxRanks ranks runs
-//    logp_tree when the plan simulator's LogGP clock, with the machine's
-//    LogP parameters, prices it strictly below the choice above and the
-//    binomial tree.
+//  - The LogP tree rule (Overrides::logp): an automatic Bcast (or Reduce,
+//    LogpRule::bcast_and_reduce) of 1..kLogpMaxBytes bytes on
+//    3..kLogpMaxRanks ranks runs logp_tree when the plan simulator's
+//    LogGP clock, with the machine's LogP parameters, prices it strictly
+//    below the choice above and the binomial tree.
 //  - Block count n (Blocking::n): Overrides::blocks, else ceil(bytes /
 //    Overrides::block_bytes), else the price function's optimum for alpha
 //    and beta (the broadcast's n for the excess of the largest group over
@@ -108,12 +108,15 @@ class FixedMachine final : public Machine {
   std::optional<Logp> logp_;
 };
 
+// Which automatic calls the LogP tree rule may give logp_tree.
+enum class LogpRule : std::uint8_t { off, bcast, bcast_and_reduce };
+
 // What the user fixed (Options, OPTCOLL_<OP>, OPTCOLL_BLOCK_BYTES, ...).
 struct Overrides {
-  std::string_view algorithm{};  // empty: automatic
-  std::int64_t blocks = 0;       // n, 0: chosen
-  std::int64_t block_bytes = 0;  // n = ceil(bytes / block_bytes), 0: chosen
-  bool logp_auto = false;        // the LogP tree rule
+  std::string_view algorithm{};   // empty: automatic
+  std::int64_t blocks = 0;        // n, 0: chosen
+  std::int64_t block_bytes = 0;   // n = ceil(bytes / block_bytes), 0: chosen
+  LogpRule logp = LogpRule::off;  // the LogP tree rule
 };
 
 struct Decision {

@@ -47,9 +47,10 @@ struct Settings {
   // kLogpUnit (all three set, o <= g), replacing the measurement; zero:
   // measure.
   std::array<std::int64_t, 3> logp{};
-  // OPTCOLL_LOGP_AUTO=1: the automatic selection may pick logp_tree for
-  // small Bcast/Reduce; off by default.
-  bool logp_auto = false;
+  // OPTCOLL_LOGP_AUTO: 1, the automatic selection may pick logp_tree for
+  // small Bcast and Reduce; 0, never; -1 (unset): the MPI layer's default,
+  // small Bcast on communicators that span nodes (select::LogpRule).
+  std::int32_t logp_auto = -1;
   std::int32_t verbose = 0;  // OPTCOLL_VERBOSE: the drop-in's summary (1) and per-call lines (2)
   // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by
   // plan::Collective: the algorithm it names (empty for a policy keyword)
