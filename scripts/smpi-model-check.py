@@ -10,6 +10,10 @@ writes <stem>-model.csv (op,dist,p,bytes,alg,blocks,smpi_us,ab_us,loggp_us,loggp
 loggp2_err);
 scripts/smpi-report.py --model summarises it. Operations `optcoll simulate`
 has no plan for (Gather(v), Scatter(v): tree plans; Alltoallv) are skipped.
+The `logp_tree` rows are built with the LogP parameters the MPI layer gave
+the tree across nodes (L = alpha - 2o, o = g, in units of 10 ns, from the
+CSV's calibration of that p and the reruns' OPTCOLL_OVERHEAD) and priced
+with the platform's.
 
 The platform parameters (docs/smpi.md, bench/smpi/platforms/README.md):
 alpha = the latency of the longest route a round uses (the slowest message
@@ -25,11 +29,32 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
 BETA = 1 / 12.5e9  # all four platforms: 12.5 GB/s links
 OVERHEAD = 0.3e-6  # smpi/os, smpi/ois, smpi/or of every platform
+RUN_OVERHEAD = 3.006e-7  # the o the reruns gave optcoll (OPTCOLL_OVERHEAD: the calibration's)
+LOGP_UNIT = 10e-9  # the MPI layer's kLogpUnit
+
+
+def calibrated_alpha(path):
+    """{p: alpha} from the CSV's calibration lines (`... p=P ... alpha=A ...`)."""
+    alpha = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                m = re.search(r"calibration: p=(\d+) optcoll model alpha=([0-9.e+-]+)", line)
+                if m:
+                    alpha[int(m.group(1))] = float(m.group(2))
+    return alpha
+
+
+def tree_logp(alpha):
+    """OPTCOLL_LOGP of the tree the MPI layer builds across nodes (calibrate_logp.cpp)."""
+    o = round(RUN_OVERHEAD / LOGP_UNIT)
+    return f"{max(1, round((alpha - 2 * RUN_OVERHEAD) / LOGP_UNIT))},{o},{o}"
 
 
 def alpha_for(platform, p):
@@ -77,6 +102,7 @@ def main():
     ap.add_argument("--p", help="only these p (comma-separated)")
     a = ap.parse_args()
     only_p = {int(x) for x in a.p.split(",")} if a.p else None
+    alphas = calibrated_alpha(a.csv)
     with open(a.csv) as f:
         rows = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
     out_rows = []
@@ -94,7 +120,13 @@ def main():
                "--g", repr(OVERHEAD), "--G", repr(BETA), "--json"]
         if r["op"] != "alltoall" and int(r["blocks"]) > 0:
             cmd += ["-n", r["blocks"]]
-        res = subprocess.run(cmd, capture_output=True, text=True)
+        env = dict(os.environ)
+        if r["alg"] == "logp_tree":
+            if p not in alphas:
+                print(f"skipped (no calibration of p={p}): {r['op']} {r['bytes']}", file=sys.stderr)
+                continue
+            env["OPTCOLL_LOGP"] = tree_logp(alphas[p])
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if res.returncode != 0:
             print(f"skipped ({res.stderr.strip()}): {' '.join(cmd)}", file=sys.stderr)
             continue
@@ -107,7 +139,7 @@ def main():
             cmd2 = [c for c in cmd]
             cmd2[cmd2.index("--L") + 1] = repr(near)
             cmd2 += ["--latency-group", str(group), "--L-far", repr(far)]
-            res2 = subprocess.run(cmd2, capture_output=True, text=True)
+            res2 = subprocess.run(cmd2, capture_output=True, text=True, env=env)
             if res2.returncode != 0:
                 raise SystemExit(f"failed: {' '.join(cmd2)}: {res2.stderr.strip()}")
             lg2 = optcoll_times(json.loads(res2.stdout), r["alg"])[1]
