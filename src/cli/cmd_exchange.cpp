@@ -89,7 +89,9 @@ ExchangeVolumes exchange_volumes(std::int64_t p, std::span<const std::int64_t> c
 
 sim::SimResult simulate_exchange(plan::Collective op, std::int64_t p, std::span<const std::int64_t> counts,
                                  const plan::AlgorithmInfo& alg, const sim::SimOptions& opt) {
-  return sim::simulate_exchange(op, p, plan::exchange_layouts(op, p, counts), alg.make, opt);
+  sim::SimOptions own = opt;
+  own.streamed = alg.final_messages;  // (the shift schedule: rounds in flight)
+  return sim::simulate_exchange(op, p, plan::exchange_layouts(op, p, counts), alg.make, own);
 }
 
 int run_exchange(const ExchangeArgs& a) {

@@ -206,8 +206,10 @@ int run_simulate(const SimulateArgs& a) {
   opt.latency_group = a.latency_group;
   opt.far_latency = a.far_latency;
 
+  sim::SimOptions own = opt;
+  own.streamed = alg->final_messages;  // (the linear Gather/Scatter: rounds in flight)
   const auto t0 = std::chrono::steady_clock::now();
-  const sim::SimResult r = sim::simulate(setup.context(), alg->make, opt);
+  const sim::SimResult r = sim::simulate(setup.context(), alg->make, own);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::int64_t phases = op == plan::Collective::allreduce ? 2 : 1;
   const std::int64_t lower = (count == 0 || a.p == 1)               ? 0

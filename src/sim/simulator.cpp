@@ -215,6 +215,7 @@ class Run {
     Tracker tracker = make_tracker<Tracker>(mode);
     std::vector<double> clock(static_cast<std::size_t>(p_), 0.0), next(clock);
     std::vector<double> abclock(clock), abnext(clock);
+    std::vector<double> arrived(clock);  // SimOptions::streamed: each rank's last receive completed
     std::vector<std::int64_t> sent(static_cast<std::size_t>(p_), 0), received(sent);
     std::vector<typename Tracker::Value> values;
     // Local work (SimOptions::local_work), by round: added to a rank's
@@ -251,7 +252,7 @@ class Run {
         c.messages = c.total_bytes = c.max_message_bytes = 0;
         c.slowest = 0;
         for (std::size_t r = c.begin; r < c.end && c.errors.empty(); ++r)
-          match(i, r, c, clock, next, abclock, abnext, sent, received);
+          match(i, r, c, clock, next, abclock, abnext, arrived, sent, received);
       });
       const std::int64_t messages_before = res_.messages;
       double slowest = 0;
@@ -276,7 +277,8 @@ class Run {
     }
     charge(std::numeric_limits<std::int64_t>::max());
     if (res_.ok() && !tracked_.empty()) check_final(tracker);
-    res_.loggp_time = *std::max_element(clock.begin(), clock.end());
+    res_.loggp_time =
+        std::max(*std::max_element(clock.begin(), clock.end()), *std::max_element(arrived.begin(), arrived.end()));
     res_.alpha_beta_clock_time = *std::max_element(abclock.begin(), abclock.end());
     for (std::size_t r = 0; r < sent.size(); ++r) {
       res_.max_bytes_sent = std::max(res_.max_bytes_sent, sent[r]);
@@ -305,9 +307,12 @@ class Run {
 
   // One rank's send and receive of round i: checks that the other ends
   // agree, prices both, and advances the rank's clocks.
+  // Streamed (SimOptions::streamed): clock[r] is when rank r posts its
+  // next send, which no receive holds back; arrived[r] (rank r's own entry
+  // only) when its last receive completed.
   void match(std::int64_t i, std::size_t r, Chunk& c, const std::vector<double>& clock, std::vector<double>& next,
-             const std::vector<double>& abclock, std::vector<double>& abnext, std::vector<std::int64_t>& sent,
-             std::vector<std::int64_t>& received) const {
+             const std::vector<double>& abclock, std::vector<double>& abnext, std::vector<double>& arrived,
+             std::vector<std::int64_t>& sent, std::vector<std::int64_t>& received) const {
     const Post& x = posts_.post[r];
     const LogGP& m = opt_.loggp;
     double done = clock[r];
@@ -347,7 +352,10 @@ class Run {
       const bool far = group > 0 && f / group != static_cast<rank_t>(r) / group;
       const double arrival = clock[fu] + m.o + static_cast<double>(std::max<std::int64_t>(bytes - 1, 0)) * m.G +
                              (far ? opt_.far_latency : m.L);
-      done = std::max(done, std::max(clock[r], arrival) + m.o);
+      if (opt_.streamed)
+        arrived[r] = std::max(arrived[r], arrival) + m.o;
+      else
+        done = std::max(done, std::max(clock[r], arrival) + m.o);
       abdone = std::max(abdone, std::max(abclock[r], abclock[fu]) + ab_cost(bytes));
     }
     next[r] = done;

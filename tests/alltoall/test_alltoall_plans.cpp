@@ -98,6 +98,27 @@ TEST(AlltoallPlans, StreamedShiftPriceAndCrossover) {
   EXPECT_NEAR(model::alltoall_shift_time(64, 100, ab), 63 * (6e-6 + 5e-11 * 100), 1e-15);
 }
 
+// The simulator's streamed LogGP clock (SimOptions::streamed) on the shift
+// schedule, p = 8, 100-byte blocks, L = 10, o = 1, g = 2, G = 0.01: a rank
+// posts its seven sends s = max(o + 99 G, g) = 2 apart, round k's message
+// arrives at (k-1) s + o + 99 G + L and completes o later, so the last
+// receive ends at 6 s + 2 o + 99 G + L = 24.99. In lockstep each round
+// waits for its receive: 7 (L + 2 o + 99 G) = 90.93.
+TEST(AlltoallPlans, StreamedClockPostsSendsBackToBack) {
+  const rank_t p = 8;
+  const std::vector<plan::BlockLayout> layouts = plan::exchange_layouts(Collective::alltoall, p, regular(p, 100));
+  sim::SimOptions opt;
+  opt.loggp = {10.0, 1.0, 2.0, 0.01};
+  opt.track_payload = false;
+  const sim::SimResult lockstep = run(Collective::alltoall, "shift", p, layouts, opt);
+  opt.streamed = true;
+  const sim::SimResult streamed = run(Collective::alltoall, "shift", p, layouts, opt);
+  ASSERT_TRUE(lockstep.ok() && streamed.ok());
+  EXPECT_NEAR(streamed.loggp_time, 6 * 2.0 + 2 * 1.0 + 99 * 0.01 + 10.0, 1e-9);
+  EXPECT_NEAR(lockstep.loggp_time, 7 * (10.0 + 2 * 1.0 + 99 * 0.01), 1e-9);
+  EXPECT_EQ(streamed.alpha_beta_time, lockstep.alpha_beta_time);  // the lockstep clock is unchanged
+}
+
 TEST(AlltoallPlans, LargeP) {
   // Exact tracking at p = 1500 (4p blocks per rank), matching and costs
   // without payload beyond the memory budget.

@@ -77,6 +77,13 @@ struct SimOptions {
   // loggp.L. 0: one level.
   plan::rank_t latency_group = 0;
   double far_latency = 0;
+  // The LogGP clock of a plan whose rounds do not wait for each other
+  // (plan::AlgorithmInfo::final_messages: nothing received is sent on, and
+  // the MPI executor streams such rounds through its window): a rank posts
+  // its sends back to back, each max(o + (bytes-1) G, g) after the last,
+  // and completes a receive o after it arrives; the time is the last send
+  // or receive. false: a round ends when its receive has completed.
+  bool streamed = false;
 };
 
 struct SimResult {
