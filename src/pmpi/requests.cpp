@@ -226,15 +226,7 @@ using optcoll::pmpi::requests::poll_native;
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   rq::Entry* e = rq::none() || request == nullptr ? nullptr : rq::find(*request);
-  if (e == nullptr && !other_requests_running()) return PMPI_Wait(request, status);
-  if (e == nullptr) {
-    return poll_native([&](bool& done) {
-      int flag = 0;
-      const int rc = PMPI_Test(request, &flag, status);
-      done = flag != 0;
-      return rc;
-    });
-  }
+  if (e == nullptr) return request == nullptr ? PMPI_Wait(request, status) : rq::wait_native(*request, status);
   const MPI_Request c = *request;
   rq::complete(*e, c);
   const int rc = PMPI_Wait(request, status);
