@@ -44,6 +44,8 @@ add_library(optcoll_mpi
   src/mpi/request.cpp
   src/mpi/c_api.cpp
   src/mpi/c_api_requests.cpp
+  src/mpi/wide.cpp
+  src/mpi/wide_requests.cpp
   src/mpi/cpp_api.cpp
   src/mpi/cpp_api_requests.cpp
 )

@@ -7,7 +7,7 @@ if(NOT TARGET optcoll_mpi)
 endif()
 
 # Everything but the MPI_* definitions, for the library and its tests.
-add_library(optcoll_pmpi_impl STATIC src/pmpi/policy.cpp src/pmpi/runtime.cpp src/pmpi/bytes.cpp src/pmpi/wide.cpp)
+add_library(optcoll_pmpi_impl STATIC src/pmpi/policy.cpp src/pmpi/runtime.cpp src/pmpi/bytes.cpp)
 target_include_directories(optcoll_pmpi_impl PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi>)
 target_link_libraries(optcoll_pmpi_impl PUBLIC optcoll_mpi PRIVATE optcoll_warnings)
 set_target_properties(optcoll_pmpi_impl PROPERTIES POSITION_INDEPENDENT_CODE ON)
@@ -87,19 +87,19 @@ if(OPTCOLL_BUILD_TESTS)
                             DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=1")
     optcoll_add_dropin_test(large_persistent optcoll_pmpi_large_persistent "${_optcoll_plain}" 3 5
                             DEFINE "PLAIN_LARGE_COUNT;PLAIN_REQUEST_FORM=2")
-    # The v collectives' large-count bindings beyond INT_MAX bytes, forced
-    # through optcoll (tests/pmpi/large_v_counts.c, np 2): about 6 GiB,
-    # Skipped without them.
-    add_executable(optcoll_pmpi_large_v tests/pmpi/large_v_counts.c)
-    target_link_libraries(optcoll_pmpi_large_v PRIVATE MPI::MPI_C)
-    set_target_properties(optcoll_pmpi_large_v PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-    target_compile_options(optcoll_pmpi_large_v PRIVATE -Wall -Wextra -Werror)
-    add_test(NAME pmpi_large_v.np2
-             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_large_v_test.sh ${MPIEXEC_EXECUTABLE}
-                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_large_v>)
-    set_tests_properties(pmpi_large_v.np2 PROPERTIES LABELS "mpi;pmpi;mpi_large" TIMEOUT 900 RESOURCE_LOCK mpi
+    # Calls beyond INT_MAX bytes or elements (large-count bindings, and an
+    # int binding with a large datatype), forced through optcoll
+    # (tests/pmpi/beyond_int_max.c, np 2): about 9 GiB, Skipped without them.
+    add_executable(optcoll_pmpi_beyond_int tests/pmpi/beyond_int_max.c)
+    target_link_libraries(optcoll_pmpi_beyond_int PRIVATE MPI::MPI_C)
+    set_target_properties(optcoll_pmpi_beyond_int PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+    target_compile_options(optcoll_pmpi_beyond_int PRIVATE -Wall -Wextra -Werror)
+    add_test(NAME pmpi_beyond_int.np2
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_beyond_int_test.sh ${MPIEXEC_EXECUTABLE}
+                     $<TARGET_FILE_DIR:optcoll_pmpi> $<TARGET_FILE:optcoll_pmpi_beyond_int>)
+    set_tests_properties(pmpi_beyond_int.np2 PROPERTIES LABELS "mpi;pmpi;mpi_large" TIMEOUT 900 RESOURCE_LOCK mpi
                                                      SKIP_RETURN_CODE 77 ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV}")
-    add_dependencies(optcoll_mpi_all optcoll_pmpi_large_v)
+    add_dependencies(optcoll_mpi_all optcoll_pmpi_beyond_int)
   endif()
 
   # An unmodified mpi4py program under the preload (skipped without mpi4py,

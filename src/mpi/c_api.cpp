@@ -11,6 +11,7 @@
 
 #include "c_api.hpp"
 #include "optcoll/optcoll.h"
+#include "wide.hpp"
 
 namespace optcoll::mpi {
 
@@ -50,6 +51,10 @@ ExchangeCounts exchange_counts(const void* sendbuf, const int* sendcounts, const
   return c;
 }
 
+Counts all_counts(const int* counts, const int* displs, MPI_Comm comm) {
+  return {widen(counts, comm, "recvcounts"), widen(displs, comm, "displs")};
+}
+
 Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm) {
   const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
   Counts out;
@@ -63,80 +68,73 @@ Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm
 
 }  // namespace optcoll::mpi
 
+// The collectives: wide.hpp's 64-bit calls, MPI's int arrays widened first.
+namespace wide = optcoll::mpi::wide;
+using optcoll::mpi::widened;
+
 extern "C" int OPTCOLL_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] { optcoll::mpi::bcast_impl(buffer, count, datatype, root, comm, {}); });
+  return wide::Bcast(buffer, count, datatype, root, comm);
 }
 
 extern "C" int OPTCOLL_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                               MPI_Comm comm) {
-  return optcoll::mpi::guarded(
-      comm, [&] { optcoll::mpi::reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, {}); });
+  return wide::Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 extern "C" int OPTCOLL_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-  });
+  return wide::Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 extern "C" int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    using optcoll::mpi::widen;
-    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, widen(recvcounts, comm, "recvcounts"),
-                                  widen(displs, comm, "displs"), recvtype, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::all_counts(recvcounts, displs, comm); },
+      [&](const auto& c) {
+        return wide::Allgatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, comm);
+      });
 }
 
 extern "C" int OPTCOLL_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, MPI_Comm comm) {
-  return optcoll::mpi::guarded(
-      comm, [&] { optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+  return wide::Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 extern "C" int OPTCOLL_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    const optcoll::mpi::ExchangeCounts c =
-        optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm);
-    optcoll::mpi::alltoallv_impl(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm); },
+      [&](const auto& c) {
+        return wide::Alltoallv(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm);
+      });
 }
 
 extern "C" int OPTCOLL_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                             MPI_Op op, MPI_Comm comm) {
-  return optcoll::mpi::guarded(
-      comm, [&] { optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {}); });
+  return wide::Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
 extern "C" int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                       MPI_Op op, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
-                                      op, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::widen(recvcounts, comm, "recvcounts"); },
+      [&](const auto& c) { return wide::Reduce_scatter(sendbuf, recvbuf, c, datatype, op, comm); });
 }
 
 extern "C" int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                  MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm,
-                               [&] { optcoll::mpi::allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, {}); });
+  return wide::Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 extern "C" int OPTCOLL_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+  return wide::Scan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 extern "C" int OPTCOLL_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+  return wide::Exscan(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 // OPTCOLL_Allmerge_<type>: the sorted union into a caller buffer of
@@ -176,31 +174,29 @@ extern "C" int OPTCOLL_Allmerge_double(const double* sendbuf, int sendcount, dou
 }
 extern "C" int OPTCOLL_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 extern "C" int OPTCOLL_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
 extern "C" int OPTCOLL_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
-    optcoll::mpi::gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(recvcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Gatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm);
+      });
 }
 
 extern "C" int OPTCOLL_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return optcoll::mpi::guarded(comm, [&] {
-    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
-    optcoll::mpi::scatterv_impl(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(sendcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Scatterv(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+      });
 }

@@ -1,5 +1,5 @@
-// The C API's shared pieces (c_api.cpp, c_api_requests.cpp, and the
-// drop-in's 64-bit calls, src/pmpi/wide.cpp): MPI error codes raised through
+// The C API's shared pieces (c_api.cpp, c_api_requests.cpp, and its calls
+// on 64-bit counts, wide.cpp, wide_requests.cpp): MPI error codes raised through
 // the communicator's error handler, requests, MPI's int arrays.
 #pragma once
 
@@ -70,10 +70,22 @@ int request_of(MPI_Comm comm, bool persistent, OPTCOLL_Request* request, Impl&& 
 // MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
 std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what);
 
-// The root's int arrays as 64-bit ones (other ranks: empty, never read).
+// f(make()): MPI's int arrays made 64-bit by make, whose errors (a NULL
+// array, an invalid communicator) are raised as the call's own.
+template <class Make, class F>
+int widened(MPI_Comm comm, Make&& make, F&& f) {
+  decltype(make()) arrays;
+  if (const int rc = guarded(comm, [&] { arrays = make(); }); rc != MPI_SUCCESS) return rc;
+  return f(arrays);
+}
+
+// A v collective's count and displacement arrays as 64-bit ones.
 struct Counts {
   std::vector<std::int64_t> counts, displs;
 };
+// Allgatherv's (NULL: MPI_ERR_ARG).
+Counts all_counts(const int* counts, const int* displs, MPI_Comm comm);
+// The root's (other ranks: empty, never read).
 Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm);
 
 // Alltoallv's int arrays as 64-bit ones; with MPI_IN_PLACE the send

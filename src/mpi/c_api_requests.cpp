@@ -1,5 +1,6 @@
 // The C API's requests (optcoll/optcoll.h): persistent and nonblocking
-// collectives, OPTCOLL_Start / Test / Wait / Request_free.
+// collectives (wide.hpp's 64-bit calls, MPI's int arrays widened first),
+// OPTCOLL_Start / Test / Wait / Request_free.
 #include <memory>
 #include <vector>
 
@@ -7,11 +8,12 @@
 #include "mpi/request.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"
+#include "wide.hpp"
 
 namespace {
 
-using optcoll::mpi::new_request;
-using optcoll::mpi::request_of;
+namespace wide = optcoll::mpi::wide;
+using optcoll::mpi::widened;
 
 MPI_Comm request_comm(const OPTCOLL_Request* request) {
   return request != nullptr && *request != nullptr ? (*request)->request.comm() : MPI_COMM_WORLD;
@@ -35,245 +37,207 @@ void release_if_done(OPTCOLL_Request* request) {
 }  // namespace
 
 extern "C" int OPTCOLL_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                                  MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] { return optcoll::bcast_init(buffer, count, datatype, root, comm); });
+                                  MPI_Info info, OPTCOLL_Request* request) {
+  return wide::Bcast_init(buffer, count, datatype, root, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                   int root, MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request,
-                     [&] { return optcoll::reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm); });
+                                   int root, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return wide::Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                      MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request,
-                     [&] { return optcoll::allreduce_init(sendbuf, recvbuf, count, datatype, op, comm); });
+                                      MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return wide::Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                               OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] { return optcoll::ibcast(buffer, count, datatype, root, comm); });
+  return wide::Ibcast(buffer, count, datatype, root, comm, request);
 }
 
 extern "C" int OPTCOLL_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                int root, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request,
-                     [&] { return optcoll::ireduce(sendbuf, recvbuf, count, datatype, op, root, comm); });
+  return wide::Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 extern "C" int OPTCOLL_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                   MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] { return optcoll::iallreduce(sendbuf, recvbuf, count, datatype, op, comm); });
+  return wide::Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 extern "C" int OPTCOLL_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                       OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-  });
+  return wide::Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-  });
+  return wide::Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 extern "C" int OPTCOLL_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                       MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
-                                  optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
-                                  optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
-  });
+                                       MPI_Info info, OPTCOLL_Request* request) {
+  return widened(
+      comm, [&] { return optcoll::mpi::all_counts(recvcounts, displs, comm); },
+      [&](const auto& c) {
+        return wide::Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, comm, info,
+                                     request);
+      });
 }
 
 extern "C" int OPTCOLL_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                    OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf,
-                                  optcoll::mpi::widen(recvcounts, comm, "recvcounts"),
-                                  optcoll::mpi::widen(displs, comm, "displs"), recvtype, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::all_counts(recvcounts, displs, comm); },
+      [&](const auto& c) {
+        return wide::Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, comm, request);
+      });
 }
 
 extern "C" int OPTCOLL_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount,
-                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
+                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                  OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
-  });
+  return wide::Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                              MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {});
-  });
+  return wide::Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 extern "C" int OPTCOLL_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info /*info*/,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                            OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
-                                      op, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::widen(recvcounts, comm, "recvcounts"); },
+      [&](const auto& c) { return wide::Reduce_scatter_init(sendbuf, recvbuf, c, datatype, op, comm, info, request); });
 }
 
 extern "C" int OPTCOLL_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::reduce_scatter_impl(sendbuf, recvbuf, optcoll::mpi::widen(recvcounts, comm, "recvcounts"), datatype,
-                                      op, comm, {});
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::widen(recvcounts, comm, "recvcounts"); },
+      [&](const auto& c) { return wide::Ireduce_scatter(sendbuf, recvbuf, c, datatype, op, comm, request); });
 }
 
 extern "C" int OPTCOLL_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+                                 MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return wide::Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::scan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+  return wide::Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 extern "C" int OPTCOLL_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                   MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+                                   MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return wide::Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::scan_impl(optcoll::plan::Collective::exscan, sendbuf, recvbuf, count, datatype, op, comm, {});
-  });
+  return wide::Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 extern "C" int OPTCOLL_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
+                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                    OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 extern "C" int OPTCOLL_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/,
+                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                                     OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, int root, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-  });
+  return wide::Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 extern "C" int OPTCOLL_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                      OPTCOLL_Request* request) {
-  return request_of(comm, true, request, [&] {
-    optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-  });
+  return wide::Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 extern "C" int OPTCOLL_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return request_of(comm, false, request, [&] {
-    optcoll::mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {});
-  });
+  return wide::Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
-
-namespace {
-int alltoallv_request(bool persistent, const void* sendbuf, const int sendcounts[], const int sdispls[],
-                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                      MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    const optcoll::mpi::ExchangeCounts c =
-        optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm);
-    return optcoll::mpi::make_request(comm, persistent, [&] {
-      optcoll::mpi::alltoallv_impl(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, {});
-    });
-  });
-}
-}  // namespace
 
 extern "C" int OPTCOLL_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
-                                      OPTCOLL_Request* request) {
-  return alltoallv_request(true, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                           request);
+                                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return widened(
+      comm, [&] { return optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm); },
+      [&](const auto& c) {
+        return wide::Alltoallv_init(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, info, request);
+      });
 }
 
 extern "C" int OPTCOLL_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype, MPI_Comm comm, OPTCOLL_Request* request) {
-  return alltoallv_request(false, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                           request);
+  return widened(
+      comm, [&] { return optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm); },
+      [&](const auto& c) {
+        return wide::Ialltoallv(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm, request);
+      });
 }
 
 extern "C" int OPTCOLL_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                 MPI_Comm comm, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm, {});
-    });
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(recvcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Igatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm, request);
+      });
 }
 
 extern "C" int OPTCOLL_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                  OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
-    return optcoll::mpi::make_request(comm, false, [&] {
-      optcoll::mpi::scatterv_impl(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
-    });
-  });
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(sendcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Iscatterv(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                               request);
+      });
 }
 
 extern "C" int OPTCOLL_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                                    MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    const auto c = optcoll::mpi::root_counts(recvcounts, displs, root, comm);
-    return optcoll::gatherv_init(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm);
-  });
+                                    MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(recvcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm, info,
+                                  request);
+      });
 }
 
 extern "C" int OPTCOLL_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
                                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                     int root, MPI_Comm comm, MPI_Info /*info*/, OPTCOLL_Request* request) {
-  return new_request(comm, request, [&] {
-    const auto c = optcoll::mpi::root_counts(sendcounts, displs, root, comm);
-    return optcoll::scatterv_init(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  });
+                                     int root, MPI_Comm comm, MPI_Info info, OPTCOLL_Request* request) {
+  return widened(
+      comm, [&] { return optcoll::mpi::root_counts(sendcounts, displs, root, comm); },
+      [&](const auto& c) {
+        return wide::Scatterv_init(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   info, request);
+      });
 }
 
 extern "C" int OPTCOLL_Start(OPTCOLL_Request* request) {

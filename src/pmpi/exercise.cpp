@@ -18,9 +18,9 @@ std::unique_ptr<Exercise> make_exercise(Op op, MPI_Comm comm, std::int64_t bytes
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) \
-  case Op::Name##_c:                                                  \
-  case Op::IName##_c:                                                 \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) \
+  case Op::Name##_c:                                          \
+  case Op::IName##_c:                                         \
   case Op::Name##_init_c:
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP

@@ -32,11 +32,11 @@ extern "C" int MPI_Finalize() {
 
 // The native path: MPI's own call, or its nonblocking form on a
 // communicator with optcoll requests (requests::native_blocking).
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                                   \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                 \
-    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>;        \
-    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API_##shape(Name), native> \
-        OPTCOLL_PMPI_ARGS_##shape;                                                                        \
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                            \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                          \
+    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>; \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API(Name), native>  \
+        OPTCOLL_PMPI_ARGS_##shape;                                                                 \
   }
 #include "ops.def"
 #undef OPTCOLL_PMPI_OP

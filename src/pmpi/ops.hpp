@@ -20,7 +20,7 @@ enum class Op : std::uint8_t {
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) Name##_c, IName##_c, Name##_init_c,
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) Name##_c, IName##_c, Name##_init_c,
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP
 #endif
@@ -39,7 +39,7 @@ inline constexpr std::array kOps {
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts)                                  \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                          \
   OpInfo{#Name "_c", plan::Collective::collective}, OpInfo{#IName "_c", plan::Collective::collective}, \
       OpInfo{#Name "_init_c", plan::Collective::collective},
 #include "large_ops.def"
@@ -67,12 +67,12 @@ constexpr const OpInfo& info(Op op) noexcept {
 constexpr Op int_binding(Op op) noexcept {
   switch (op) {
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) \
-  case Op::Name##_c:                                                  \
-    return Op::Name;                                                  \
-  case Op::IName##_c:                                                 \
-    return Op::IName;                                                 \
-  case Op::Name##_init_c:                                             \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) \
+  case Op::Name##_c:                                          \
+    return Op::Name;                                          \
+  case Op::IName##_c:                                         \
+    return Op::IName;                                         \
+  case Op::Name##_init_c:                                     \
     return Op::Name##_init;
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP

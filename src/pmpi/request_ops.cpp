@@ -3,9 +3,9 @@
 // MPI_<Op>_init_c of large_ops.def. Each runs the blocking call's shape
 // (shapes.hpp: the same checks, route and byte views) with two callables of
 // the blocking argument list: Optcoll makes the optcoll request (the C
-// API's OPTCOLL_<Name>, or for the v collectives wide.hpp's 64-bit form of
-// it, OPTCOLL_PMPI_API_<shape>) and its carrier (requests.hpp), Native is
-// PMPI_<Name> with the request (and, persistent, the info) appended.
+// API's OPTCOLL_<Name> on 64-bit counts, OPTCOLL_PMPI_API(Name),
+// src/mpi/wide.hpp) and its carrier (requests.hpp), Native is PMPI_<Name>
+// with the request (and, persistent, the info) appended.
 #include <mpi.h>
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
@@ -30,15 +30,15 @@ namespace rq = optcoll::pmpi::requests;
 // The nonblocking call Name of shape: the callables its shape gets (as
 // `optcoll` and `native` in the caller's scope); Pmpi: MPI's own call
 // (PMPI_<Name>, or its large-count binding).
-#define OPTCOLL_PMPI_I_CALLABLES(Name, shape, Pmpi)                                                                   \
-  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                                           \
-    return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API_##shape(Name)(a..., h); }); \
-  };                                                                                                                  \
+#define OPTCOLL_PMPI_I_CALLABLES(Name, Pmpi)                                                                  \
+  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                                   \
+    return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., h); }); \
+  };                                                                                                          \
   [[maybe_unused]] constexpr auto native = [](auto... a) { return Pmpi(a..., rq::t_pending->request); };
 
 #define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                               \
   extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
-    OPTCOLL_PMPI_I_CALLABLES(Name, shape, PMPI_##Name)                                                    \
+    OPTCOLL_PMPI_I_CALLABLES(Name, PMPI_##Name)                                                           \
     return rq::run(false, request, MPI_INFO_NULL,                                                         \
                    [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
   }
@@ -53,20 +53,19 @@ namespace rq = optcoll::pmpi::requests;
 #endif
 
 #ifdef OPTCOLL_PERSISTENT
-#define OPTCOLL_PMPI_INIT_CALLABLES(Name, shape, Pmpi)                     \
-  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                \
-    return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) {          \
-      return OPTCOLL_PMPI_API_##shape(Name)(a..., rq::t_pending->info, h); \
-    });                                                                    \
-  };                                                                       \
-  [[maybe_unused]] constexpr auto native = [](auto... a) {                 \
-    return Pmpi(a..., rq::t_pending->info, rq::t_pending->request);        \
+#define OPTCOLL_PMPI_INIT_CALLABLES(Name, Pmpi)                                                                 \
+  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                                     \
+    return rq::carry(rq::comm_of(a...),                                                                         \
+                     [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., rq::t_pending->info, h); }); \
+  };                                                                                                            \
+  [[maybe_unused]] constexpr auto native = [](auto... a) {                                                      \
+    return Pmpi(a..., rq::t_pending->info, rq::t_pending->request);                                             \
   };
 
 #define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                          \
   extern "C" int OPTCOLL_PERSISTENT(Name)                                                               \
       OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {                \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name, shape, OPTCOLL_PPERSISTENT(Name))                                 \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name, OPTCOLL_PPERSISTENT(Name))                                        \
     return rq::run(true, request, info,                                                                 \
                    [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
   }
@@ -78,53 +77,21 @@ namespace rq = optcoll::pmpi::requests;
 #include "request_ops.def"
 #undef OPTCOLL_PMPI_REQUEST_OP
 
-// The large-count request forms (large_ops.def). narrowed: the int form's
-// shape and optcoll callable when the counts fit an int (large::call), with
-// MPI's own _c binding on the caller's arguments as the native path; else
-// MPI's own _c binding. wide: the shape on the caller's own arguments, MPI's
-// _c binding as its native path.
+// The large-count request forms (large_ops.def): the shape on the caller's
+// own arguments, MPI's _c binding as its native path.
 #if MPI_VERSION >= 4
-namespace {
-constexpr auto original = [](auto...) { return optcoll::pmpi::large::original(); };
-}  // namespace
-#define OPTCOLL_PMPI_LARGE_narrowed(Name, IName, shape)                                                               \
-  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_C_##shape) {      \
-    OPTCOLL_PMPI_I_CALLABLES(IName, shape, PMPI_##IName)                                                              \
-    [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
-      return shapes::shape<Op::IName##_c, optcoll, original>(a...);                                                   \
-    };                                                                                                                \
-    [[maybe_unused]] constexpr auto large = [](auto... a) { return PMPI_##IName##_c(a..., rq::t_pending->request); }; \
-    return rq::run(false, request, MPI_INFO_NULL, [&] {                                                               \
-      return OPTCOLL_PMPI_EXPAND((optcoll::pmpi::large::call<Op::IName##_c, run, large>), OPTCOLL_PMPI_ARGS_##shape); \
-    });                                                                                                               \
-  }                                                                                                                   \
-  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                              \
-                                                         OPTCOLL_PMPI_PARAMS_C_##shape) {                             \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, shape, PMPI_##Name##_init)                                               \
-    [[maybe_unused]] constexpr auto run = [](auto... a) {                                                             \
-      return shapes::shape<Op::Name##_init_c, optcoll, original>(a...);                                               \
-    };                                                                                                                \
-    [[maybe_unused]] constexpr auto large = [](auto... a) {                                                           \
-      return PMPI_##Name##_init_c(a..., rq::t_pending->info, rq::t_pending->request);                                 \
-    };                                                                                                                \
-    return rq::run(true, request, info, [&] {                                                                         \
-      return OPTCOLL_PMPI_EXPAND((optcoll::pmpi::large::call<Op::Name##_init_c, run, large>),                         \
-                                 OPTCOLL_PMPI_ARGS_##shape);                                                          \
-    });                                                                                                               \
-  }
-#define OPTCOLL_PMPI_LARGE_wide(Name, IName, shape)                                                              \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                    \
   extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_C_##shape) { \
-    OPTCOLL_PMPI_I_CALLABLES(IName, shape, PMPI_##IName##_c)                                                     \
+    OPTCOLL_PMPI_I_CALLABLES(IName, PMPI_##IName##_c)                                                            \
     return rq::run(false, request, MPI_INFO_NULL,                                                                \
                    [&] { return shapes::shape<Op::IName##_c, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });     \
   }                                                                                                              \
   extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                         \
                                                          OPTCOLL_PMPI_PARAMS_C_##shape) {                        \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, shape, PMPI_##Name##_init_c)                                        \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, PMPI_##Name##_init_c)                                               \
     return rq::run(true, request, info,                                                                          \
                    [&] { return shapes::shape<Op::Name##_init_c, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
   }
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape, counts) OPTCOLL_PMPI_LARGE_##counts(Name, IName, shape)
 #include "large_ops.def"
 #undef OPTCOLL_PMPI_LARGE_OP
 #endif

@@ -36,12 +36,12 @@
 #define OPTCOLL_PMPI_ARGS_reduce (sendbuf, recvbuf, count, datatype, op, root, comm)
 // clang-format on
 
-// OPTCOLL_PMPI_API_<shape>(Name): what the operation MPI_<Name> of a shape
-// (blocking, nonblocking or persistent) calls in optcoll, with the
-// arguments its shape hands Optcoll: the C API's OPTCOLL_<Name>, or for the
-// v shapes the same call on 64-bit counts (wide.hpp).
-#define OPTCOLL_PMPI_API_bcast(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_reduce(Name) OPTCOLL_##Name
+// OPTCOLL_PMPI_API(Name): what the operation MPI_<Name> of a shape
+// (blocking, nonblocking or persistent; the int and the large-count
+// binding alike) calls in optcoll, with the arguments its shape hands
+// Optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts
+// (src/mpi/wide.hpp), the same for every shape.
+#define OPTCOLL_PMPI_API(Name) optcoll::mpi::wide::Name
 
 namespace optcoll::pmpi::shapes {
 
@@ -90,7 +90,7 @@ struct Gate {
     select::Call c;
     c.elem_size = std::max<std::int64_t>(payload(1, type), 1);
     c.count = count;
-    if (bad == nullptr && (count < 0 || count > INT_MAX)) bad = "invalid count";
+    if (bad == nullptr && count < 0) bad = "invalid count";
     int commutative = 1;
     if (bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
       bad = "invalid MPI_Op";
@@ -130,13 +130,6 @@ struct Gate {
   }
 };
 
-// A rank's own bytes where only it knows them (packed Alltoall blocks): at
-// most INT_MAX, else MPI_ERR_COUNT.
-inline int own_bytes(std::int64_t bytes) {
-  if (bytes < 0 || bytes > INT_MAX) throw MpiError(MPI_ERR_COUNT, "optcoll: more than INT_MAX bytes at a rank");
-  return static_cast<int>(bytes);
-}
-
 // The communicator of a collective's arguments: always the last one.
 template <class... A>
 MPI_Comm comm_of(A... a) {
@@ -172,21 +165,21 @@ int guarded(MPI_Comm comm, F&& f) noexcept {
 
 // MPI_Bcast. A copy collective: optcoll moves the signature's bytes
 // (ByteStream), so ranks may pass different datatypes with matching
-// signatures, as MPI allows.
-template <Op kOp, auto Optcoll, auto Native>
-int bcast OPTCOLL_PMPI_PARAMS_bcast {
+// signatures, as MPI allows. Count: int, or MPI_Count in the large-count
+// binding (every shape alike).
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_bcast;
   g.check_root(root);
   const std::int64_t bytes = g.payload(count, datatype);
-  if (g.bad == nullptr && bytes > INT_MAX) g.bad = "more than INT_MAX bytes";
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_PMPI_ARGS_bcast;
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
     ByteStream& data = st.stream(buffer, count, datatype, bytes);
     if (g.rank == root) st.load(data);
-    const int rc = Optcoll(data.data(), static_cast<int>(bytes), MPI_BYTE, root, comm);
+    const int rc = Optcoll(data.data(), bytes, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS && g.rank != root) st.store(data);
     return rc;
   });
@@ -194,8 +187,8 @@ int bcast OPTCOLL_PMPI_PARAMS_bcast {
 
 // MPI_Reduce. MPI requires the same count and datatype at every rank, which
 // is also optcoll's contract: the arguments go through unchanged.
-template <Op kOp, auto Optcoll, auto Native>
-int reduce OPTCOLL_PMPI_PARAMS_reduce {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce;
   g.check_root(root);

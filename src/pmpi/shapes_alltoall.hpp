@@ -4,24 +4,24 @@
 // arguments go through unchanged, except a block of more than one element
 // of a datatype OPTCOLL_Alltoall does not take (extent <= 0): that rank
 // packs its buffers (SegmentedBytes) and passes bytes, without changing the
-// route (the other ranks may pass other datatypes). Such a rank's buffers
-// must hold at most INT_MAX bytes (MPI_ERR_COUNT otherwise).
+// route (the other ranks may pass other datatypes).
 //
 // The route's payload is what every rank knows: for Alltoall the block's
 // bytes (sendcount x size, or recvcount x size with MPI_IN_PLACE: equal at
 // every rank); for Alltoallv a rank's own send volume only, which route_v()
-// agrees on under `auto`. Alltoallv takes MPI's int arrays and the
-// MPI_Count / MPI_Aint ones of MPI_Alltoallv_c alike, on one code path that
-// hands optcoll 64-bit arrays (wide.hpp): no limit but memory, so nothing
-// about a call's size sends one rank to MPI's own binding alone.
+// agrees on under `auto`. Both take MPI's int counts and arrays and the
+// MPI_Count / MPI_Aint ones of MPI_Alltoall(v)_c alike, on one code path
+// that hands optcoll 64-bit counts (src/mpi/wide.hpp): no limit but memory,
+// so nothing about a call's size sends one rank to MPI's own binding alone.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "counts.hpp"
+#include "mpi/wide.hpp"
 #include "shapes.hpp"
-#include "wide.hpp"
 
 // clang-format off
 #define OPTCOLL_PMPI_PARAMS_alltoall \
@@ -35,15 +35,11 @@
   (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
 // clang-format on
 
-// What MPI_<Name> calls in optcoll (shapes_gather.hpp): the C API's
-// OPTCOLL_<Name>; for Alltoallv the same call on 64-bit counts (wide.hpp).
-#define OPTCOLL_PMPI_API_alltoall(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_alltoallv(Name) optcoll::pmpi::wide::Name
-
 namespace optcoll::pmpi::shapes {
 
-template <Op kOp, auto Optcoll, auto Native>
-int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoall;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -63,14 +59,14 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
       sd[j] = static_cast<std::int64_t>(j) * sendcount;
     }
     SegmentedBytes& recv = st.segmented(recvbuf, rc.data(), rd.data(), p, recvtype);
-    const int bytes = own_bytes(recv.total()) / g.size;
+    const std::int64_t bytes = recv.total() / g.size;
     int rc_code = MPI_SUCCESS;
     if (in_place) {
       for (std::size_t j = 0; j < p; ++j) st.load(recv, j);
-      rc_code = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      rc_code = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     } else {
       SegmentedBytes& send = st.segmented(sendbuf, sc.data(), sd.data(), p, sendtype);
-      const int send_bytes = own_bytes(send.total()) / g.size;
+      const std::int64_t send_bytes = send.total() / g.size;
       for (std::size_t j = 0; j < p; ++j) st.load(send, j);
       rc_code = Optcoll(send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     }
@@ -80,7 +76,7 @@ int alltoall OPTCOLL_PMPI_PARAMS_alltoall {
 }
 
 // Count: int, or MPI_Count in the large-count binding; Displ: int or
-// MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, wide.hpp).
+// MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, src/mpi/wide.hpp).
 template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const Count recvcounts[], const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -108,8 +104,8 @@ int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls
     const std::vector<std::int64_t> sc = widen(in_place ? nullptr : CountArray(sendcounts), p);
     const std::vector<std::int64_t> sd = widen(in_place ? nullptr : CountArray(sdispls), p);
     const std::vector<std::int64_t> rc = widen(recvcounts, p), rd = widen(rdispls, p);
-    return Optcoll(sendbuf, wide::Counts(sc), wide::Counts(sd), sendtype, recvbuf, wide::Counts(rc), wide::Counts(rd),
-                   recvtype, comm);
+    return Optcoll(sendbuf, mpi::wide::Counts(sc), mpi::wide::Counts(sd), sendtype, recvbuf, mpi::wide::Counts(rc),
+                   mpi::wide::Counts(rd), recvtype, comm);
   });
 }
 

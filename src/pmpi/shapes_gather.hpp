@@ -3,12 +3,13 @@
 // MPI_Scatterv. As for MPI_Bcast, optcoll gets bytes (ByteStream,
 // SegmentedBytes): send and receive types need only matching signatures.
 //
-// The v shapes take MPI's int arrays and, as they are, the MPI_Count
-// counts and MPI_Aint displacements of MPI-4's large-count bindings
-// (MPI_Allgatherv_c, ...; Count and Displ below): one code path, 64-bit
-// throughout, that hands optcoll 64-bit byte counts (wide.hpp) and has no
-// limit but memory. So nothing about a call's size sends one rank to
-// MPI's own binding while another runs optcoll.
+// Every shape takes MPI's int counts and arrays and, as they are, the
+// MPI_Count counts and MPI_Aint displacements of MPI-4's large-count
+// bindings (MPI_Allgather_c, MPI_Allgatherv_c, ...; Count and Displ
+// below): one code path, 64-bit throughout, that hands optcoll 64-bit byte
+// counts (src/mpi/wide.hpp) and has no limit but memory. So nothing about a
+// call's size sends one rank to MPI's own binding while another runs
+// optcoll.
 //
 // The route's payload is what every rank knows: the per-rank bytes for the
 // regular ones (each rank's send or receive side gives it); for allgatherv
@@ -21,8 +22,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "mpi/wide.hpp"
 #include "shapes.hpp"
-#include "wide.hpp"
 
 // clang-format off
 #define OPTCOLL_PMPI_PARAMS_allgather \
@@ -51,27 +52,16 @@
 #define OPTCOLL_PMPI_ARGS_scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
 // clang-format on
 
-// What MPI_<Name> calls in optcoll (shapes.hpp): the C API's
-// OPTCOLL_<Name>; for the v shapes the same call on 64-bit counts (wide.hpp).
-#define OPTCOLL_PMPI_API_allgather(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_allgatherv(Name) optcoll::pmpi::wide::Name
-#define OPTCOLL_PMPI_API_gather(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_gatherv(Name) optcoll::pmpi::wide::Name
-#define OPTCOLL_PMPI_API_scatter(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_scatterv(Name) optcoll::pmpi::wide::Name
-
 namespace optcoll::pmpi::shapes {
 
-// p x per-rank bytes, with the INT_MAX limit of the byte counts.
-inline std::int64_t regular_total(Gate& g, std::int64_t per_rank) {
-  if (g.bad != nullptr) return -1;
-  const std::int64_t total = per_rank * g.size;
-  if (total > INT_MAX) g.bad = "more than INT_MAX bytes";
-  return total;
+// p x per-rank bytes (-1 for an invalid call).
+inline std::int64_t regular_total(const Gate& g, std::int64_t per_rank) {
+  return g.bad != nullptr ? -1 : per_rank * g.size;
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int allgather OPTCOLL_PMPI_PARAMS_allgather {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int allgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgather;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -81,12 +71,12 @@ int allgather OPTCOLL_PMPI_PARAMS_allgather {
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
-    const int per = static_cast<int>(total / g.size);
-    ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
+    const std::int64_t per = total / g.size;
+    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);  // this rank's group is in recvbuf
-      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, per);
       st.load(send);
@@ -142,8 +132,9 @@ int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void
 
 // MPI_Gather: recvbuf, recvcount and recvtype count at the root only; with
 // MPI_IN_PLACE (root) the root's group is already in place.
-template <Op kOp, auto Optcoll, auto Native>
-int gather OPTCOLL_PMPI_PARAMS_gather {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_gather;
   g.check_root(root);
@@ -157,17 +148,17 @@ int gather OPTCOLL_PMPI_PARAMS_gather {
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
-    const int n = static_cast<int>(total / g.size);
+    const std::int64_t n = total / g.size;
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
-      return Optcoll(send.data(), n, MPI_BYTE, nullptr, 0, MPI_BYTE, root, comm);
+      return Optcoll(send.data(), n, MPI_BYTE, nullptr, std::int64_t{0}, MPI_BYTE, root, comm);
     }
-    ByteStream& recv = st.stream(recvbuf, recvcount * g.size, recvtype, total);
+    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);
-      rc = Optcoll(MPI_IN_PLACE, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
@@ -205,7 +196,8 @@ int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
       st.load(send);
-      return Optcoll(send.data(), send.size(), MPI_BYTE, nullptr, wide::Counts{}, wide::Counts{}, MPI_BYTE, root, comm);
+      return Optcoll(send.data(), send.size(), MPI_BYTE, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE,
+                     root, comm);
     }
     SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
     int rc = MPI_SUCCESS;
@@ -226,8 +218,9 @@ int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
 
 // MPI_Scatter: sendbuf, sendcount and sendtype count at the root only; with
 // recvbuf = MPI_IN_PLACE (root) the root keeps its group where it is.
-template <Op kOp, auto Optcoll, auto Native>
-int scatter OPTCOLL_PMPI_PARAMS_scatter {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatter;
   g.check_root(root);
@@ -241,16 +234,16 @@ int scatter OPTCOLL_PMPI_PARAMS_scatter {
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
-    const int n = static_cast<int>(total / g.size);
+    const std::int64_t n = total / g.size;
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-      const int rc = Optcoll(nullptr, 0, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      const int rc = Optcoll(nullptr, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
-    ByteStream& send = st.stream(sendbuf, sendcount * g.size, sendtype, total);
+    ByteStream& send = st.stream(sendbuf, std::int64_t{sendcount} * g.size, sendtype, total);
     st.load(send);
-    if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, root, comm);
+    if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
     const int rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS) st.store(recv);
@@ -281,8 +274,8 @@ int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[]
     Staging& st = staging(local);
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
-      const int rc =
-          Optcoll(nullptr, wide::Counts{}, wide::Counts{}, MPI_BYTE, recv.data(), recv.size(), MPI_BYTE, root, comm);
+      const int rc = Optcoll(nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE, recv.data(), recv.size(),
+                             MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }

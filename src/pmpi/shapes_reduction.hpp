@@ -6,6 +6,10 @@
 // to PMPI_* at every rank alike.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
+#include "counts.hpp"
 #include "shapes.hpp"
 
 // clang-format off
@@ -20,23 +24,19 @@
 #define OPTCOLL_PMPI_ARGS_reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm)
 // clang-format on
 
-// What MPI_<Name> calls in optcoll (shapes.hpp): the C API's OPTCOLL_<Name>.
-#define OPTCOLL_PMPI_API_allreduce(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_reduce_scatter_block(Name) OPTCOLL_##Name
-#define OPTCOLL_PMPI_API_reduce_scatter(Name) OPTCOLL_##Name
-
 namespace optcoll::pmpi::shapes {
 
 // MPI_Allreduce, MPI_Scan, MPI_Exscan.
-template <Op kOp, auto Optcoll, auto Native>
-int allreduce OPTCOLL_PMPI_PARAMS_allreduce {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_PMPI_ARGS_allreduce;
   return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_allreduce; });
 }
 
-template <Op kOp, auto Optcoll, auto Native>
-int reduce_scatter_block OPTCOLL_PMPI_PARAMS_reduce_scatter_block {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
   const select::Call call = g.reduction(recvcount, datatype, op);
@@ -46,12 +46,13 @@ int reduce_scatter_block OPTCOLL_PMPI_PARAMS_reduce_scatter_block {
 }
 
 // recvcounts are equal at every rank (MPI), so is their sum.
-template <Op kOp, auto Optcoll, auto Native>
-int reduce_scatter OPTCOLL_PMPI_PARAMS_reduce_scatter {
+template <Op kOp, auto Optcoll, auto Native, class Count>
+int reduce_scatter(const void* sendbuf, void* recvbuf, const Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
   // The groups: largest, smallest, total.
-  std::int64_t largest = 0, smallest = INT_MAX, total = 0;
+  std::int64_t largest = 0, smallest = INT64_MAX, total = 0;
   if (recvcounts == nullptr && g.bad == nullptr) g.bad = "NULL recvcounts";
   for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
     if (recvcounts[i] < 0) g.bad = "negative count";
@@ -60,12 +61,14 @@ int reduce_scatter OPTCOLL_PMPI_PARAMS_reduce_scatter {
     total += recvcounts[i];
   }
   select::Call call = g.reduction(largest, datatype, op);
-  if (g.bad == nullptr && total > INT_MAX) g.bad = "invalid count";
   g.reduction_supported(total, datatype, op);
   call.smallest = smallest;
   call.total = total;
   if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter; });
+  return guarded(comm, [&] {
+    const std::vector<std::int64_t> counts = widen(recvcounts, static_cast<std::size_t>(g.size));
+    return Optcoll(sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);
+  });
 }
 
 }  // namespace optcoll::pmpi::shapes

@@ -4,8 +4,8 @@
 // result must equal the native call with the caller's datatypes. Covers
 // named and derived (a strided int, packed) types on either side, mixed
 // within one call, MPI_IN_PLACE, roots 0 and p-1, ranks without data, the
-// v shapes on MPI's int arrays and (MPI-4) the large-count bindings'
-// MPI_Count / MPI_Aint ones, and the routes (OPTCOLL_BCAST=optcoll: every
+// every shape on MPI's int counts and arrays and (MPI-4) on the
+// large-count bindings' MPI_Count / MPI_Aint ones, and the routes (OPTCOLL_BCAST=optcoll: every
 // call counted as optcoll on the stand-in; an intercommunicator: fallback).
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -15,16 +15,17 @@
 #include <vector>
 
 #include "exercise_shapes.hpp"
+#include "mpi/wide.hpp"
 #include "runtime.hpp"
 #include "shapes.hpp"
 #include "shapes_gather.hpp"
 #include "shapes_reduction.hpp"
-#include "wide.hpp"
 
 namespace optcoll::pmpi {
 namespace {
 
 using Ints = std::vector<int>;
+namespace wide = mpi::wide;
 constexpr Op kOp = Op::Bcast;  // the op these calls are counted under
 
 int rank() {
@@ -73,6 +74,29 @@ int never(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm) {
   return MPI_ERR_INTERN;
 }
 
+// The shapes hand optcoll 64-bit counts (src/mpi/wide.hpp); the MPI
+// collective F standing in for optcoll gets them as MPI's ints (a count
+// array, Reduce_scatter's, as an int copy that lives until the next one).
+Ints narrow(wide::Counts a) {
+  Ints out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<int>(a[i]);
+  return out;
+}
+int narrow_arg(std::int64_t x) {
+  return static_cast<int>(x);
+}
+const int* narrow_arg(wide::Counts a) {
+  static Ints copy;
+  copy = narrow(a);
+  return copy.data();
+}
+template <class T>
+T narrow_arg(T x) {
+  return x;
+}
+template <auto F>
+constexpr auto standin = [](auto... a) { return F(narrow_arg(a)...); };
+
 class PmpiShapes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { setenv("OPTCOLL_BCAST", "optcoll", 1); }  // before the first routed call
@@ -80,35 +104,39 @@ class PmpiShapes : public ::testing::Test {
   int p = size(), me = rank();
 };
 
-TEST_F(PmpiShapes, Allgather) {
+// Allgather on either binding's counts, against MPI's own binding of the
+// same kind (Native).
+template <class Count, auto Native>
+void allgather_cases(const std::vector<MPI_Datatype>& types, int p, int me) {
   for (MPI_Datatype st : types)
     for (MPI_Datatype rt : types)
-      for (int n : {1, 5, 1000})
+      for (const Count n : {Count{1}, Count{5}, Count{1000}})
         for (bool in_place : {false, true}) {
           if (in_place && st != rt) continue;
           expect_same(
               [&](bool shape) {
-                Ints s(ints(n, st)), r(ints(n * p, rt));
+                Ints s(ints(static_cast<int>(n), st)), r(ints(static_cast<int>(n) * p, rt));
                 fill(s, me);
                 fill(r, 50 + me);
                 const void* sb = in_place ? MPI_IN_PLACE : s.data();
                 if (shape)
-                  shapes::allgather<kOp, &PMPI_Allgather, &PMPI_Allgather>(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
+                  shapes::allgather<kOp, standin<&PMPI_Allgather>, Native>(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
                 else
-                  PMPI_Allgather(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
+                  Native(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
                 return r;
               },
               "allgather");
         }
 }
 
-// The v shapes hand optcoll 64-bit byte counts (wide.hpp); their stand-in
-// is MPI's own int binding on those counts.
-Ints narrow(wide::Counts a) {
-  Ints out(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<int>(a[i]);
-  return out;
+TEST_F(PmpiShapes, Allgather) {
+  allgather_cases<int, &PMPI_Allgather>(types, p, me);
+#if MPI_VERSION >= 4
+  allgather_cases<MPI_Count, &PMPI_Allgather_c>(types, p, me);
+#endif
 }
+
+// The v shapes' stand-ins: MPI's own int binding on the 64-bit byte counts.
 int allgatherv_standin(const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc, wide::Counts rd,
                        MPI_Datatype rt, MPI_Comm comm) {
   const Ints c = narrow(rc), d = narrow(rd);
@@ -190,7 +218,8 @@ TEST_F(PmpiShapes, GatherAndScatter) {
                   fill(r, 50 + me);
                   const void* sb = ip ? MPI_IN_PLACE : s.data();
                   if (shape)
-                    shapes::gather<kOp, &PMPI_Gather, &PMPI_Gather>(sb, n, st, r.data(), n, rt, root, MPI_COMM_WORLD);
+                    shapes::gather<kOp, standin<&PMPI_Gather>, &PMPI_Gather>(sb, n, st, r.data(), n, rt, root,
+                                                                             MPI_COMM_WORLD);
                   else
                     PMPI_Gather(sb, n, st, r.data(), n, rt, root, MPI_COMM_WORLD);
                   return r;
@@ -203,8 +232,8 @@ TEST_F(PmpiShapes, GatherAndScatter) {
                   fill(r, 50 + me);
                   void* rb = ip ? MPI_IN_PLACE : r.data();
                   if (shape)
-                    shapes::scatter<kOp, &PMPI_Scatter, &PMPI_Scatter>(s.data(), n, st, rb, n, rt, root,
-                                                                       MPI_COMM_WORLD);
+                    shapes::scatter<kOp, standin<&PMPI_Scatter>, &PMPI_Scatter>(s.data(), n, st, rb, n, rt, root,
+                                                                                MPI_COMM_WORLD);
                   else
                     PMPI_Scatter(s.data(), n, st, rb, n, rt, root, MPI_COMM_WORLD);
                   return r;
@@ -263,34 +292,50 @@ TEST_F(PmpiShapes, GathervAndScatterv) {
 #endif
 }
 
-TEST_F(PmpiShapes, Reductions) {
-  for (int n : {1, 17, 1000}) {
+// Bcast and the reductions on either binding's counts (Count: int, or
+// MPI_Count with MPI-4), against MPI's own binding of the same kind.
+template <class Count, auto Bcast, auto Allreduce, auto ReduceScatterBlock, auto ReduceScatter>
+void count_cases(int p, int me) {
+  for (const Count n : {Count{1}, Count{17}, Count{1000}}) {
+    const auto un = static_cast<std::size_t>(n);
+    for (int root : {0, p - 1})
+      expect_same(
+          [&](bool shape) {
+            Ints b(un);
+            fill(b, me == root ? 7 : me);
+            if (shape)
+              shapes::bcast<kOp, standin<&PMPI_Bcast>, Bcast>(b.data(), n, MPI_INT, root, MPI_COMM_WORLD);
+            else
+              Bcast(b.data(), n, MPI_INT, root, MPI_COMM_WORLD);
+            return b;
+          },
+          "bcast");
     expect_same(
         [&](bool shape) {
-          Ints s(static_cast<std::size_t>(n)), r(s.size());
+          Ints s(un), r(s.size());
           fill(s, me);
           if (shape)
-            shapes::allreduce<kOp, &PMPI_Allreduce, &PMPI_Allreduce>(s.data(), r.data(), n, MPI_INT, MPI_SUM,
-                                                                     MPI_COMM_WORLD);
+            shapes::allreduce<kOp, standin<&PMPI_Allreduce>, Allreduce>(s.data(), r.data(), n, MPI_INT, MPI_SUM,
+                                                                        MPI_COMM_WORLD);
           else
-            PMPI_Allreduce(s.data(), r.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            Allreduce(s.data(), r.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           return r;
         },
         "allreduce");
     expect_same(
         [&](bool shape) {
-          Ints s(static_cast<std::size_t>(n * p)), r(static_cast<std::size_t>(n));
+          Ints s(un * static_cast<std::size_t>(p)), r(un);
           fill(s, me);
           if (shape)
-            shapes::reduce_scatter_block<kOp, &PMPI_Reduce_scatter_block, &PMPI_Reduce_scatter_block>(
+            shapes::reduce_scatter_block<kOp, standin<&PMPI_Reduce_scatter_block>, ReduceScatterBlock>(
                 s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
           else
-            PMPI_Reduce_scatter_block(s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            ReduceScatterBlock(s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
           return r;
         },
         "reduce_scatter_block");
-    std::vector<int> counts(static_cast<std::size_t>(p));
-    int total = 0;
+    std::vector<Count> counts(static_cast<std::size_t>(p));
+    Count total = 0;
     for (int i = 0; i < p; ++i) total += counts[static_cast<std::size_t>(i)] = (n * (i + 1)) % 7;
     expect_same(
         [&](bool shape) {
@@ -298,14 +343,21 @@ TEST_F(PmpiShapes, Reductions) {
               r(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)] + 1));
           fill(s, me);
           if (shape)
-            shapes::reduce_scatter<kOp, &PMPI_Reduce_scatter, &PMPI_Reduce_scatter>(s.data(), r.data(), counts.data(),
-                                                                                    MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            shapes::reduce_scatter<kOp, standin<&PMPI_Reduce_scatter>, ReduceScatter>(s.data(), r.data(), counts.data(),
+                                                                                      MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           else
-            PMPI_Reduce_scatter(s.data(), r.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            ReduceScatter(s.data(), r.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           return r;
         },
         "reduce_scatter");
   }
+}
+
+TEST_F(PmpiShapes, BcastAndReductions) {
+  count_cases<int, &PMPI_Bcast, &PMPI_Allreduce, &PMPI_Reduce_scatter_block, &PMPI_Reduce_scatter>(p, me);
+#if MPI_VERSION >= 4
+  count_cases<MPI_Count, &PMPI_Bcast_c, &PMPI_Allreduce_c, &PMPI_Reduce_scatter_block_c, &PMPI_Reduce_scatter_c>(p, me);
+#endif
 }
 
 TEST_F(PmpiShapes, IntercommunicatorFallsThrough) {

@@ -1,14 +1,21 @@
-/* The v collectives' large-count bindings beyond INT_MAX bytes, at np 2: an
- * unmodified MPI program (MPI-4) whose calls each move one block of 2^31+7
- * bytes (a count no int holds) and place another block at a displacement
- * beyond INT_MAX: MPI_Allgatherv_c (MPI_IN_PLACE at both ranks),
- * MPI_Igatherv_c and MPI_Scatterv_init_c (root 1, MPI_IN_PLACE at the root),
- * MPI_Alltoallv_c. Every byte received is checked against values computed
- * here, and the one-byte gaps between blocks must stay as they were; rank 0
- * prints "ok <call>" or "wrong <call>: <n> bytes", and the exit code says
- * whether all were right. run_large_v_test.sh runs it under
- * liboptcoll_pmpi.so with the v collectives forced through optcoll and
- * requires that optcoll ran every call. About 2 GiB per rank at a time. */
+/* Calls beyond INT_MAX bytes through the drop-in, at np 2: an unmodified
+ * MPI program (MPI-4) whose calls each move 2^31+7 bytes or more.
+ *  - The v collectives' large-count bindings move one block of 2^31+7
+ *    bytes (a count no int holds) and place another block at a
+ *    displacement beyond INT_MAX: MPI_Allgatherv_c (MPI_IN_PLACE at both
+ *    ranks), MPI_Igatherv_c and MPI_Scatterv_init_c (root 1, MPI_IN_PLACE
+ *    at the root), MPI_Alltoallv_c.
+ *  - The others' large-count bindings: MPI_Bcast_c of 2^31+7 bytes from
+ *    root 1, MPI_Allreduce_c of 2^31+7 bytes (MPI_BXOR, MPI_IN_PLACE).
+ *  - An int binding whose count fits an int but whose bytes do not:
+ *    MPI_Bcast of 2^28+1 elements of an 8-byte contiguous type.
+ * Every byte received is checked against values computed here, and the
+ * one-byte gaps between blocks must stay as they were; rank 0 prints
+ * "ok <call>" or "wrong <call>: <n> bytes", and the exit code says whether
+ * all were right. run_beyond_int_test.sh runs it under liboptcoll_pmpi.so
+ * with these collectives forced through optcoll and requires that optcoll
+ * ran every call. About 2 GiB per rank at a time, plus the Allreduce's
+ * working copy. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,7 +43,7 @@ static long long wrong(const unsigned char* b, MPI_Count n, int from, int to) {
 static unsigned char* alloc(MPI_Count n) {
   unsigned char* b = malloc((size_t)n);
   if (b == NULL) {
-    fprintf(stderr, "large_v_counts: cannot allocate %lld bytes\n", (long long)n);
+    fprintf(stderr, "beyond_int_max: cannot allocate %lld bytes\n", (long long)n);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   return b;
@@ -108,8 +115,7 @@ static void scatterv_init(int rank) {
     fill(b, BIG, 1, 0);
     b[BIG] = GAP;
     fill(b + BIG + 1, SMALL, 1, 1);
-    MPI_Scatterv_init_c(b, counts, displs, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, 1, MPI_COMM_WORLD, MPI_INFO_NULL,
-                        &req);
+    MPI_Scatterv_init_c(b, counts, displs, MPI_BYTE, MPI_IN_PLACE, 0, MPI_BYTE, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
   } else {
     memset(b, 0, (size_t)BIG);
     MPI_Scatterv_init_c(NULL, NULL, NULL, MPI_BYTE, b, BIG, MPI_BYTE, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
@@ -151,19 +157,65 @@ static void alltoallv(int rank) {
   report("MPI_Alltoallv_c", bad);
 }
 
+/* Root 1 broadcasts BIG bytes (MPI_Bcast_c). */
+static void bcast_c(int rank) {
+  unsigned char* b = alloc(BIG);
+  if (rank == 1)
+    fill(b, BIG, 1, 0);
+  else
+    memset(b, 0, (size_t)BIG);
+  MPI_Bcast_c(b, BIG, MPI_BYTE, 1, MPI_COMM_WORLD);
+  report("MPI_Bcast_c", rank == 0 ? wrong(b, BIG, 1, 0) : 0);
+  free(b);
+}
+
+/* Root 0 broadcasts 2^28+1 elements of 8 bytes through the int binding:
+ * a count an int holds, 2^31+8 bytes. */
+static void bcast_int(int rank) {
+  const int count = (1 << 28) + 1;
+  const MPI_Count bytes = (MPI_Count)count * 8;
+  MPI_Datatype eight;
+  MPI_Type_contiguous(8, MPI_BYTE, &eight);
+  MPI_Type_commit(&eight);
+  unsigned char* b = alloc(bytes);
+  if (rank == 0)
+    fill(b, bytes, 0, 1);
+  else
+    memset(b, 0, (size_t)bytes);
+  MPI_Bcast(b, count, eight, 0, MPI_COMM_WORLD);
+  report("MPI_Bcast", rank == 1 ? wrong(b, bytes, 0, 1) : 0);
+  free(b);
+  MPI_Type_free(&eight);
+}
+
+/* Every rank's BIG bytes XORed, in place (MPI_Allreduce_c): byte i is
+ * value(i, 0, 0) ^ value(i, 1, 0) at both ranks. */
+static void allreduce_c(int rank) {
+  unsigned char* b = alloc(BIG);
+  fill(b, BIG, rank, 0);
+  MPI_Allreduce_c(MPI_IN_PLACE, b, BIG, MPI_BYTE, MPI_BXOR, MPI_COMM_WORLD);
+  long long bad = 0;
+  for (MPI_Count i = 0; i < BIG; ++i) bad += b[i] != (unsigned char)(value(i, 0, 0) ^ value(i, 1, 0));
+  report("MPI_Allreduce_c", bad);
+  free(b);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, p;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   if (p != 2) {
-    if (rank == 0) fprintf(stderr, "large_v_counts: run it on 2 ranks\n");
+    if (rank == 0) fprintf(stderr, "beyond_int_max: run it on 2 ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   allgatherv(rank);
   igatherv(rank);
   scatterv_init(rank);
   alltoallv(rank);
+  bcast_c(rank);
+  bcast_int(rank);
+  allreduce_c(rank);
   MPI_Finalize();
   return failures == 0 ? 0 : 1;
 }

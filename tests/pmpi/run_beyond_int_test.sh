@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# The v collectives' large-count bindings beyond INT_MAX bytes through the
-# drop-in (large_v_counts.c, np 2): forced through optcoll
-# (OPTCOLL_<OP>=optcoll), the program must find every byte right, and rank
-# 0's OPTCOLL_VERBOSE=1 summary must show that optcoll ran each call and
-# nothing went to MPI. Needs about 6 GiB of available memory on the node;
-# without it, exit code 77 (Skipped).
-#   run_large_v_test.sh <mpiexec> <libdir with liboptcoll_pmpi.so> <program>
+# Calls beyond INT_MAX bytes through the drop-in (beyond_int_max.c, np 2):
+# forced through optcoll (OPTCOLL_<OP>=optcoll), the program must find every
+# byte right, and rank 0's OPTCOLL_VERBOSE=1 summary must show that optcoll
+# ran each call and nothing went to MPI. Needs about 9 GiB of available
+# memory on the node; without it, exit code 77 (Skipped).
+#   run_beyond_int_test.sh <mpiexec> <libdir with liboptcoll_pmpi.so> <program>
 set -euo pipefail
 mpiexec=$1 lib=$2/liboptcoll_pmpi.so prog=$3
-need_kib=$((6 * 1024 * 1024))
+need_kib=$((9 * 1024 * 1024))
 avail=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
 if [ -z "$avail" ] || [ "$avail" -lt "$need_kib" ]; then
   echo "SKIP: ${avail:-?} KiB available, the test needs $need_kib"
@@ -18,11 +17,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 env LD_PRELOAD="$lib" OPTCOLL_VERBOSE=1 OPTCOLL_ALLGATHER=optcoll OPTCOLL_GATHER=optcoll OPTCOLL_SCATTER=optcoll \
-  OPTCOLL_ALLTOALLV=optcoll "$mpiexec" -n 2 "$prog" >"$work/out" 2>"$work/err" || status=$?
+  OPTCOLL_ALLTOALLV=optcoll OPTCOLL_BCAST=optcoll OPTCOLL_ALLREDUCE=optcoll "$mpiexec" -n 2 "$prog" >"$work/out" 2>"$work/err" || status=$?
 cat "$work/out"
 [ "$status" = 0 ] || { echo "FAIL: exit code $status"; cat "$work/err"; exit 1; }
 bad=0
-for op in MPI_Allgatherv_c MPI_Igatherv_c MPI_Scatterv_init_c MPI_Alltoallv_c; do
+for op in MPI_Allgatherv_c MPI_Igatherv_c MPI_Scatterv_init_c MPI_Alltoallv_c MPI_Bcast_c MPI_Bcast MPI_Allreduce_c; do
   grep -qx "ok $op" "$work/out" || { echo "FAIL $op: no result"; bad=$((bad + 1)); }
   entry=$(grep -o "$op optcoll=[0-9]* native=[0-9]* fallback=[0-9]*" "$work/err" || true)
   if [ "$entry" = "$op optcoll=1 native=0 fallback=0" ]; then
