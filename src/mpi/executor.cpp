@@ -135,7 +135,9 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool p
 }
 
 void MpiExecutor::post_next() {
-  if (run_->independent) {  // the first window of rounds; their copies touch no message's elements
+  // Independent: the first window of rounds (their copies touch no
+  // message's elements; the last round's steps wait for end_run()).
+  if (run_->independent) {
     in_.form = Form::none;
     round_writes_ = false;  // every receive lands in place: nothing to apply at the close
     round_open_ = true;
@@ -155,9 +157,14 @@ void MpiExecutor::post_window() {
   // are counted by their requests (a message in chunks counts more).
   const std::int64_t window = run_->in_flight > 0 ? run_->in_flight : model::kRoundsInFlight;
   const auto budget = static_cast<std::size_t>(2 * window);
-  for (; next_round_ < run_->rounds() && requests_.size() < budget; ++next_round_)
-    for (const std::size_t end = run_->round_end[static_cast<std::size_t>(next_round_)]; next_ < end; ++next_)
+  // The last round's steps wait for end_run(), after every message (the
+  // linear scan's fold; Compiled::independent).
+  const std::int64_t last = run_->rounds() - 1;
+  for (; next_round_ <= last && requests_.size() < budget; ++next_round_) {
+    const auto r = static_cast<std::size_t>(next_round_);
+    for (const std::size_t end = next_round_ == last ? run_->apply[r] : run_->round_end[r]; next_ < end; ++next_)
       post(run_->entries[next_]);
+  }
 }
 
 bool MpiExecutor::slide(bool block) {

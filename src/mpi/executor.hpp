@@ -79,9 +79,11 @@
 // other requests are running (a wait must advance them; wait_all()).
 //
 // Independent rounds (Compiled::independent: the shift schedule of
-// Alltoall(v), the linear Gather(v)/Scatter(v)) stream through a sliding
-// window: up to model::kRoundsInFlight rounds (or Compiled::in_flight) are
-// posted, and each completed request makes room for the next round. No
+// Alltoall(v), the linear Gather(v)/Scatter(v) and Scan/Exscan) stream
+// through a sliding window: up to model::kRoundsInFlight rounds (or
+// Compiled::in_flight) are posted, and each completed request makes room
+// for the next round; the last round's steps (the linear scan's fold) run
+// after every message has completed. No
 // round waits for the one before, so a rank streams its messages back to
 // back instead of paying a latency per round. MPICH's Alltoall(v) posts
 // batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE) and waits for each batch,

@@ -23,6 +23,13 @@ Price whole(const Shape& s, std::int64_t r, const AlphaBeta& ab) {
 Price from(const model::BaselinePrice& b) {
   return {b.time, b.rounds, b.blocks};
 }
+// p - 1 messages taken (or posted) in a row by one rank, o apart, while its
+// link carries `bytes` of them: one latency, then the longer of the two.
+Price streamed(rank_t p, std::int64_t bytes, const AlphaBeta& ab) {
+  if (p <= 1) return {};
+  const double o = ab.o > 0 ? std::min(ab.o, ab.alpha) : ab.alpha;
+  return {ab.alpha + std::max(static_cast<double>(p - 2) * o, ab.beta * static_cast<double>(bytes)), p - 1, 1};
+}
 
 }  // namespace
 
@@ -144,11 +151,13 @@ Price gather_tree(const Shape& s, std::int64_t, const AlphaBeta& ab) {
   return {s.q * ab.alpha + ab.beta * static_cast<double>(s.m - s.smallest), s.q, 1};
 }
 
+Price scan_linear(const Shape& s, std::int64_t, const AlphaBeta& ab) {
+  if (!(ab.o > 0)) return s.p <= 1 ? Price{} : whole(s, s.p - 1, ab);
+  return streamed(s.p, (s.p - 1) * s.m, ab);
+}
+
 Price gather_linear(const Shape& s, std::int64_t, const AlphaBeta& ab) {
-  if (s.p <= 1) return {};
-  const double o = ab.o > 0 ? std::min(ab.o, ab.alpha) : ab.alpha;
-  const double bytes = ab.beta * static_cast<double>(s.m - s.smallest);
-  return {ab.alpha + std::max(static_cast<double>(s.p - 2) * o, bytes), s.p - 1, 1};
+  return streamed(s.p, s.m - s.smallest, ab);
 }
 
 Price alltoall_shift(const Shape& s, std::int64_t, const AlphaBeta& ab) {

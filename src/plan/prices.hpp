@@ -39,6 +39,11 @@ Price allreduce_doubling(const Shape& s, std::int64_t blocks, const AlphaBeta& a
 Price allreduce_ordered(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Scan / Exscan: the pipelined chain of depth p-1, n+p-2 rounds.
 Price scan_pipeline(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
+// Scan / Exscan, linear: rank p-1 takes p - 1 messages of m bytes in a row,
+// o apart, while its link carries them: alpha + max((p-2) o, beta (p-1) m),
+// as gather_linear (o above alpha counts alpha). o unknown (0): its p - 1
+// rounds one after another, so it never beats doubling without a measured o.
+Price scan_linear(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // Gather / scatter trees: q rounds, the root moves every group but its own.
 Price gather_tree(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 // The root takes (gather) or posts (scatter) p - 1 messages in a row, o

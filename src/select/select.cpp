@@ -141,18 +141,23 @@ double logp_tree_time(const Call& c, const AlgorithmInfo& current, std::int64_t 
 // times alpha plus beta times the bytes on the critical path. A candidate
 // whose two are at most every other's is the cheapest on any machine, so
 // the machine need not be asked for alpha and beta (a calibration, in the
-// MPI layer): the first such in registry order, or nullptr.
+// MPI layer): the first such in registry order, or nullptr. A price that
+// counts the per-message overhead o (scan_linear) falls with it, so the
+// candidate must win at both ends: o unknown (the machine may not know
+// it) and o next to nothing.
 const AlgorithmInfo* dominant(std::span<const AlgorithmInfo* const> cand, std::span<const std::int64_t> blocks,
                               const plan::Shape& s) {
-  constexpr model::AlphaBeta kRounds{1, 0};
-  constexpr model::AlphaBeta kBytes{0, 1};
+  constexpr double kTinyO = 1e-300;
+  constexpr std::array<std::array<model::AlphaBeta, 2>, 2> kUnits{{{{{1, 0}, {0, 1}}}, {{{1, 0, kTinyO}, {0, 1}}}}};
   for (std::size_t i = 0; i < cand.size(); ++i) {
-    const double rounds = cand[i]->price(s, blocks[i], kRounds).time;
-    const double bytes = cand[i]->price(s, blocks[i], kBytes).time;
     bool best = true;
-    for (std::size_t j = 0; j < cand.size() && best; ++j)
-      best = j == i || (rounds <= cand[j]->price(s, blocks[j], kRounds).time &&
-                        bytes <= cand[j]->price(s, blocks[j], kBytes).time);
+    for (const auto& [rounds_unit, bytes_unit] : kUnits) {
+      const double rounds = cand[i]->price(s, blocks[i], rounds_unit).time;
+      const double bytes = cand[i]->price(s, blocks[i], bytes_unit).time;
+      for (std::size_t j = 0; j < cand.size() && best; ++j)
+        best = j == i || (rounds <= cand[j]->price(s, blocks[j], rounds_unit).time &&
+                          bytes <= cand[j]->price(s, blocks[j], bytes_unit).time);
+    }
     if (best) return cand[i];
   }
   return nullptr;

@@ -1,12 +1,13 @@
 // optcoll::scan / exscan and OPTCOLL_Scan / OPTCOLL_Exscan against native
 // MPI_Scan / MPI_Exscan on random data, word for word: every registry
-// algorithm (doubling, pipeline) forced by Options and by OPTCOLL_SCAN /
+// algorithm (doubling, pipeline, linear) forced by Options and by OPTCOLL_SCAN /
 // OPTCOLL_EXSCAN, block counts 1, 3 and count, MPI_IN_PLACE, counts 0, 1,
 // q-1, q+1, 1000 and 100000; MPI_SUM and MPI_MAX on MPI_INT and MPI_DOUBLE,
 // a commutative user op on MPI_INT and a strided type (whose holes must keep
 // their sentinel), and the non-commutative 2x2 matrix product (rank order).
 // Exscan must leave rank 0's recvbuf exactly as it was. The model picks
-// doubling for short vectors and the pipeline for long ones.
+// doubling for short vectors and the pipeline for long ones, and the linear
+// plan for short ones where the per-message overhead is small.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -103,7 +104,7 @@ TEST(MpiScan, LargeVectors) {
 TEST(MpiScan, ForcedByEnvironment) {
   for (Collective op : {Collective::scan, Collective::exscan}) {
     const std::string var = op == Collective::scan ? "OPTCOLL_SCAN" : "OPTCOLL_EXSCAN";
-    for (const char* alg : {"doubling", "pipeline"}) {
+    for (const char* alg : {"doubling", "pipeline", "linear"}) {
       setenv(var.c_str(), alg, 1);
       TestComm comm;
       EXPECT_EQ(mpi::describe(comm, op, 5000, MPI_INT, MPI_SUM).algorithm, alg);
@@ -122,13 +123,17 @@ TEST(MpiScan, SmallChunks) {
   for (Collective op : {Collective::scan, Collective::exscan}) {
     check_scan(op, comm, {Kind::int32, MPI_SUM, "MPI_SUM"}, 100,
                {{"doubling", 0, false}, {"doubling", 0, true}, {"pipeline", 3, false}});
-    check_scan(op, comm, {Kind::strided, Ops::get().ring, "ring"}, 50, {{"doubling", 0, false}});
+    check_scan(op, comm, {Kind::strided, Ops::get().ring, "ring"}, 50,
+               {{"doubling", 0, false}, {"linear", 0, false}, {"linear", 0, true}});
   }
   unsetenv("OPTCOLL_MAX_CHUNK_ELEMS");
 }
 
 // The model: doubling for short vectors, the pipeline for long ones (p >= 3;
-// with two ranks both are one message), alpha and beta fixed.
+// with two ranks both are one message), alpha and beta fixed, o unknown
+// (at p = 3 the linear plan, never slower whatever o); with a small o
+// (OPTCOLL_OVERHEAD) the linear plan for short vectors, and never beyond
+// kLinearScanMaxBytes.
 TEST(MpiScan, ModelChoosesBySize) {
   const int p = world_size();
   if (p < 3) GTEST_SKIP() << "the pipeline equals doubling below p = 3";
@@ -140,8 +145,9 @@ TEST(MpiScan, ModelChoosesBySize) {
   TestComm comm;
   for (Collective op : {Collective::scan, Collective::exscan}) {
     const auto d = [&](std::int64_t count) { return mpi::describe(comm, op, count, MPI_INT, MPI_SUM); };
-    EXPECT_EQ(d(1).algorithm, "doubling");
-    EXPECT_EQ(d(100).algorithm, "doubling");
+    const std::string shortest = p == 3 ? "linear" : "doubling";
+    EXPECT_EQ(d(1).algorithm, shortest);
+    EXPECT_EQ(d(100).algorithm, shortest);
     const auto big = d(std::int64_t{1} << 24);
     EXPECT_EQ(big.algorithm, "pipeline");
     EXPECT_GT(big.blocks, 1);
@@ -150,6 +156,15 @@ TEST(MpiScan, ModelChoosesBySize) {
     EXPECT_EQ(fixed.algorithm, "pipeline");
     EXPECT_EQ(fixed.blocks, 8);
   }
+  setenv("OPTCOLL_OVERHEAD", "1e-8", 1);
+  TestComm streamed;
+  for (Collective op : {Collective::scan, Collective::exscan}) {
+    const auto d = [&](std::int64_t count) { return mpi::describe(streamed, op, count, MPI_INT, MPI_SUM); };
+    EXPECT_EQ(d(1).algorithm, "linear");
+    EXPECT_EQ(d(64).algorithm, "linear");
+    EXPECT_NE(d(model::kLinearScanMaxBytes / 4 + 1).algorithm, "linear");
+  }
+  unsetenv("OPTCOLL_OVERHEAD");
   unsetenv("OPTCOLL_ALPHA");
   unsetenv("OPTCOLL_BETA");
 }

@@ -75,7 +75,7 @@ TEST(Prices, MatchTheSimulator) {
         // the root's volume; the gather trees' is exact for powers of two.
         const bool bound = a.name == "ordered" && a.op == Collective::reduce_scatter;
         const bool tree = a.op == Collective::gather || a.op == Collective::scatter;
-        if (a.needs_overhead)  // streamed, not round by round: the rounds bound it (LinearStreamsItsMessages)
+        if (a.needs_overhead || a.final_messages)  // streamed, not round by round: the rounds bound it
           EXPECT_LE(price.time, r.alpha_beta_time * (1 + 1e-12)) << at;
         else if (bound || (tree && (p & (p - 1)) != 0))
           EXPECT_GE(price.time, r.alpha_beta_time * (1 - 1e-12)) << at;
@@ -235,6 +235,42 @@ TEST(Decide, ScanDoublingOrPipeline) {
   const Decision d = decide({.op = Collective::scan, .p = 4, .elem_size = 1, .count = 64 << 20}, {}, machine);
   EXPECT_EQ(d.algorithm->name, "pipeline");
   EXPECT_GT(d.blocks, 1);
+}
+
+// Scan / Exscan, short vectors: the linear plan, alpha + max((p-2) o,
+// beta (p-1) m), where it is below doubling's q (alpha + beta m), o known
+// (unknown: its p - 1 rounds one after another, never below doubling), and
+// never beyond kLinearScanMaxBytes. At p = 3 it is never slower whatever o
+// (two messages in flight against two rounds): taken without asking. The
+// pipeline's (n+p-2) rounds never win at these sizes. The fat tree of the
+// SMPI benchmark (o = 0.3 us): linear at p = 64 and 100, doubling at 256.
+TEST(Decide, LinearScanForShortVectorsWhereTheOverheadIsSmall) {
+  for (const Collective op : {Collective::scan, Collective::exscan}) {
+    for (const rank_t p : {2, 3, 5, 16, 64, 100, 256, 1024}) {
+      const double q = std::ceil(std::log2(static_cast<double>(p)));
+      for (const std::int64_t m : {std::int64_t{8}, std::int64_t{256}, std::int64_t{4096}, std::int64_t{8192}}) {
+        for (const double o : {0.0, 1e-7, 3e-7, 1e-6}) {
+          const model::AlphaBeta ab{6e-6, 6e-11, o};
+          CountingMachine machine(ab);
+          const Decision d = decide({.op = op, .p = p, .elem_size = 1, .count = m}, {}, machine);
+          const double linear =
+              o > 0 ? ab.alpha + std::max(static_cast<double>(p - 2) * o, ab.beta * static_cast<double>((p - 1) * m))
+                    : static_cast<double>(p - 1) * (ab.alpha + ab.beta * static_cast<double>(m));
+          const double doubling = q * (ab.alpha + ab.beta * static_cast<double>(m));
+          const bool want = m <= model::kLinearScanMaxBytes && (linear < doubling || p == 3);
+          EXPECT_EQ(d.algorithm->name, want ? "linear" : "doubling")
+              << plan::to_string(op) << " p=" << p << " m=" << m << " o=" << o;
+        }
+      }
+    }
+    const auto name = [&](rank_t p, model::AlphaBeta ab) {
+      CountingMachine machine(ab);
+      return std::string(decide({.op = op, .p = p, .elem_size = 1, .count = 8}, {}, machine).algorithm->name);
+    };
+    EXPECT_EQ(name(64, {6.459e-6, 4.711e-11, 3.006e-7}), "linear");
+    EXPECT_EQ(name(100, {6.758e-6, 1.23e-10, 3.006e-7}), "linear");
+    EXPECT_EQ(name(256, {5.919e-6, 5.533e-11, 3.006e-7}), "doubling");
+  }
 }
 
 // Allgatherv with unequal groups (rank i holds (i mod 3) thousand bytes) at

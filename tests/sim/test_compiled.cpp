@@ -223,7 +223,8 @@ TEST(CompiledPlans, EveryExchangeAsItsPlan) {
 }
 
 // The executor's window: every plan of final messages (the exchanges'
-// shift schedule) compiles to independent rounds at every rank; Bruck's
+// shift schedule, the linear scans) compiles to independent rounds at
+// every rank; Bruck's
 // Alltoall, which forwards what it received, does not (except at p = 3,
 // where it forwards nothing), and neither does a broadcast root, whose
 // rounds touch nothing of each other but feed the tree: its plan is not
@@ -240,6 +241,19 @@ TEST(CompiledPlans, FinalMessagesCompileToIndependentRounds) {
         EXPECT_EQ(plan::compile(*a.make(e.ctx, r), final_messages).independent, a.final_messages || p == 3)
             << plan::to_string(a.op) << "/" << a.name << " p=" << p << " rank " << r;
       }
+    }
+    // The linear scans, at every rank, from a send buffer or in place: the
+    // fold is the last round's, after every message.
+    for (const Collective op : {Collective::scan, Collective::exscan}) {
+      const plan::AlgorithmInfo& linear = *plan::find_algorithm(op, "linear");
+      EXPECT_TRUE(linear.final_messages);
+      const plan::PlanSetup setup(plan::PlanSpec{op, p, 0, 5, 1, false, false});
+      for (rank_t r = 0; r < p; ++r)
+        for (const bool with_initial : {false, true}) {
+          const plan::CompileOptions o{.with_initial = with_initial, .commutative = false, .final_messages = true};
+          EXPECT_TRUE(plan::compile(*linear.make(setup.context(), r), o).independent)
+              << plan::to_string(op) << "/linear p=" << p << " rank " << r << (with_initial ? " sendbuf" : "");
+        }
     }
     const plan::PlanSpec bcast{Collective::bcast, p, 0, 4 * p, 4, true, true};
     const plan::PlanSetup setup(bcast);

@@ -335,6 +335,32 @@ TEST(Simulator, ScanAndExscan) {
 TEST(Simulator, ScanIsNotExscan) {
   const SimResult r = run(Collective::exscan, 6, 0, 5, 1, &plan::make_scan_doubling, false);
   EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(run(Collective::exscan, 6, 0, 5, 1, &plan::make_scan_linear, false).ok());
+  EXPECT_FALSE(run(Collective::scan, 6, 0, 5, 1, &plan::make_exscan_linear, true).ok());
+}
+
+// The linear scans (scan_linear.cpp): rank order kept (intervals) and every
+// contribution once (exact sets), p - 1 rounds, the last rank receiving
+// p - 1 messages and the first sending as many, (p - 1)(alpha + beta m)
+// round by round. p = 1 and count 0 take no rounds.
+TEST(Simulator, ScanLinear) {
+  const model::AlphaBeta ab;
+  for (rank_t p : {1, 2, 3, 5, 6, 7, 9, 17, 64}) {
+    for (bool commutative : {false, true}) {
+      for (auto [op, make] : {std::pair{Collective::scan, &plan::make_scan_linear},
+                              std::pair{Collective::exscan, &plan::make_exscan_linear}}) {
+        const std::int64_t count = 6;
+        const SimResult r = run(op, p, 0, count, 1, make, commutative);
+        const std::string where = std::string(plan::to_string(op)) + " p=" + std::to_string(p);
+        ASSERT_TRUE(r.ok()) << where << ": " << first_error(r);
+        EXPECT_EQ(r.rounds, p - 1) << where;
+        EXPECT_EQ(r.payload, commutative ? "exact" : "interval") << where;
+        EXPECT_EQ(r.messages, std::int64_t{p} * (p - 1) / 2) << where;
+        EXPECT_NEAR(r.alpha_beta_time, static_cast<double>(p - 1) * (ab.alpha + ab.beta * count), 1e-12) << where;
+      }
+    }
+    EXPECT_EQ(run(Collective::scan, p, 0, 0, 1, &plan::make_scan_linear).rounds, 0);
+  }
 }
 
 }  // namespace

@@ -247,6 +247,10 @@ std::unique_ptr<RankPlan> make_allreduce_doubling(const PlanContext& ctx, rank_t
 std::unique_ptr<RankPlan> make_allreduce_bruck_as_printed(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scan_doubling(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_exscan_doubling(const PlanContext& ctx, rank_t rank);
+// Short vectors on tens of ranks: every rank sends its input to every higher
+// rank, all in flight, folded in rank order (scan_linear.cpp).
+std::unique_ptr<RankPlan> make_scan_linear(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_exscan_linear(const PlanContext& ctx, rank_t rank);
 // Long vectors: the pipelined chain 0 -> 1 -> ... -> p-1 (scan_pipeline.cpp).
 std::unique_ptr<RankPlan> make_scan_pipeline(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_exscan_pipeline(const PlanContext& ctx, rank_t rank);

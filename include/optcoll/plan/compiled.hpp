@@ -89,10 +89,14 @@ struct Compiled {
   std::int64_t extent = 0;  // the layout's: elements beyond data_extent are scratch
   // Whether its rounds may all be in flight at once: compiled with
   // final_messages, every message one segment moved straight out of or
-  // into the buffer, every other entry a local copy, and no entry writes
-  // elements that another reads or writes (the shift schedule of an
-  // exchange: each round sends its own send piece and receives into its
-  // own receive piece). compile() checks it from the entries, O(E log E).
+  // into the buffer (or sent from the initial content), every other entry
+  // a local copy, and no entry writes elements that another reads or
+  // writes (the shift schedule of an exchange: each round sends its own
+  // send piece and receives into its own receive piece). The last round's
+  // steps and the end's copies are exempt: they run once every message has
+  // completed, as they do round by round (the linear scan folds there what
+  // all its rounds received). compile() checks it from the entries,
+  // O(E log E).
   bool independent = false;
   // The options it was compiled with.
   bool with_initial = false;
