@@ -226,9 +226,12 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
           static bool reported = false;  // the model optcoll chose by, once
           if (!reported && d.model.ab.alpha > 0 && g_rank == 0) {
             reported = true;
-            fmt::print(
-                stderr, "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={} o={:.4g}\n",
-                g_size, d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0, d.model.ab.o);
+            fmt::print(stderr,
+                       "collectives: p={} optcoll model alpha={:.4g} beta={:.4g} block_cap={} poll={} o={:.4g} "
+                       "round_small={:.4g} "
+                       "tree_small={:.4g}\n",
+                       g_size, d.model.ab.alpha, d.model.ab.beta, d.model.max_block_bytes, d.poll ? 1 : 0, d.model.ab.o,
+                       d.measured.round_small, d.measured.tree_small);
           }
           static bool reported_logp = false;  // the LogP parameters, once measured (or given)
           if (!reported_logp && d.logp.L > 0 && g_rank == 0) {

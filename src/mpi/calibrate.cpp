@@ -29,8 +29,15 @@
 //    kBurst 8-byte sends to the next rank, whose receives were posted before
 //    (a barrier between), per send; median over the repetitions, maximum
 //    over ranks.
-// Cost: 30 q rounds and 10 bursts once per communicator (about 2 ms for 8 ranks on this
-// 2-core box; tens of ms oversubscribed under MPICH).
+//  - tree_small: a binomial broadcast of 8 bytes from rank 0, q rounds, as
+//    rank 0 times it: the broadcast and the same tree back to rank 0,
+//    halved (one clock, so no offset between the ranks' clocks enters).
+//    A tree's rounds mostly pair nearby ranks, which cost less than the
+//    circulant rounds of round_small (regular Scatter's rule,
+//    select::scatter_runs_linear).
+// Cost: 30 q rounds, 10 bursts and 20 q tree rounds once per communicator
+// (about 2 ms for 8 ranks on this 2-core box; tens of ms oversubscribed
+// under MPICH).
 #include <unistd.h>
 
 #include <algorithm>
@@ -60,6 +67,37 @@ double burst_time(const CommState& s, std::byte* send, std::byte* recv) {
           "MPI_Isend");
   const double t = (PMPI_Wtime() - t0) / kBurst;
   wait_all(req, s.wait, s.spin);
+  return t;
+}
+
+// Seconds of a binomial broadcast of 8 bytes from rank 0, at rank 0 (0
+// elsewhere): the broadcast, then the same tree back (each rank waits for
+// its children, then tells its parent), halved.
+double tree_time(const CommState& s, std::byte* send, std::byte* recv) {
+  const std::int64_t p = s.size;
+  const std::int64_t r = s.rank;
+  std::int64_t first = 1;  // r's children are r + c for powers of two c >= first (the smallest above r)
+  while (first <= r) first <<= 1;
+  const auto exchange = [&](bool sends, std::int64_t peer) {
+    MPI_Request req = MPI_REQUEST_NULL;
+    const int to = static_cast<int>(peer);
+    if (sends)
+      check(PMPI_Isend(send, 8, MPI_BYTE, to, kTag, s.comm, &req), "MPI_Isend");
+    else
+      check(PMPI_Irecv(recv, 8, MPI_BYTE, to, kTag, s.comm, &req), "MPI_Irecv");
+    wait_all({&req, 1}, s.wait, s.spin);
+  };
+  check(PMPI_Barrier(s.comm), "MPI_Barrier");
+  const double t0 = PMPI_Wtime();
+  if (r > 0) exchange(false, r - first / 2);
+  std::int64_t c = first;
+  for (; r + c < p; c <<= 1) exchange(true, r + c);
+  for (c >>= 1; c >= first; c >>= 1) exchange(false, r + c);
+  if (r > 0) exchange(true, r - first / 2);
+  const double t = r == 0 ? (PMPI_Wtime() - t0) / 2 : 0.0;
+  // The leaves finish long before rank 0: the next measurement must not
+  // start with them waiting for it.
+  check(PMPI_Barrier(s.comm), "MPI_Barrier");
   return t;
 }
 
@@ -101,16 +139,18 @@ Calibration calibrate(const CommState& s) {
   std::vector<std::byte> recv(static_cast<std::size_t>(kSizes.back()));
   // Sizes interleaved within each repetition, so that a burst of machine
   // noise hits all of them alike.
-  std::array<std::array<double, kReps>, kSizes.size() + 1> times{};
+  constexpr std::size_t burst = kSizes.size(), tree = kSizes.size() + 1;
+  std::array<std::array<double, kReps>, kSizes.size() + 2> times{};
   check(PMPI_Barrier(s.comm), "MPI_Barrier");
   for (int rep = 0; rep < kReps; ++rep) {
-    for (std::size_t i = 0; i < kSizes.size(); ++i)
-      times[i][static_cast<std::size_t>(rep)] = phase_time(s, kSizes[i], send.data(), recv.data());
-    times[kSizes.size()][static_cast<std::size_t>(rep)] = burst_time(s, send.data(), recv.data());
+    const auto k = static_cast<std::size_t>(rep);
+    for (std::size_t i = 0; i < kSizes.size(); ++i) times[i][k] = phase_time(s, kSizes[i], send.data(), recv.data());
+    times[burst][k] = burst_time(s, send.data(), recv.data());
+    times[tree][k] = tree_time(s, send.data(), recv.data());
   }
-  std::array<double, kSizes.size() + 3> t{};
-  for (std::size_t i = 0; i <= kSizes.size(); ++i) t[i] = median(times[i]);
-  const std::size_t rho = kSizes.size() + 1, l2 = kSizes.size() + 2;
+  std::array<double, kSizes.size() + 4> t{};
+  for (std::size_t i = 0; i <= tree; ++i) t[i] = median(times[i]);
+  const std::size_t rho = tree + 1, l2 = tree + 2;
   t[rho] = s.ranks_per_core;
   // Negated, so that the maximum is the smallest cache (and 0, unknown, if
   // any rank does not know its own).
@@ -121,7 +161,8 @@ Calibration calibrate(const CommState& s) {
   c.round_small = t[0];
   c.beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
   c.alpha = std::max({t[0], t[1] - c.beta * static_cast<double>(kSizes[1]), 1e-7});
-  c.overhead = std::min(t[kSizes.size()], c.alpha);
+  c.overhead = std::min(t[burst], c.alpha);
+  c.tree_small = t[tree];
   c.ranks_per_core = t[rho];
   c.l2_bytes = -t[l2];
   c.fill = fill_factor(s.size, s.graph.q(), c.ranks_per_core);

@@ -43,6 +43,7 @@ using select::Settings;
 // src/mpi/calibrate.cpp for the method.
 struct Calibration {
   double round_small = 0;     // one circulant round of 8-byte messages, s
+  double tree_small = 0;      // a binomial broadcast of 8 bytes from rank 0, all its rounds, s
   double alpha = 0;           // per-round cost of a block-sized message, s
   double beta = 0;            // per-byte cost, all ranks sending at once, s/B
   double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)

@@ -5,7 +5,9 @@
 // blocks it is optimal in the linear cost model (Proposition 1), and every
 // rank computes its part from (p, root, rank) in O(log p): nothing to
 // exchange. Named "linear", the linear plan instead (the root takes or
-// sends every block itself). Buffers and type handling: tree_run.hpp.
+// sends every block itself), and for Scatter also where the root's bytes
+// hide its per-message overheads (select::scatter_runs_linear). Buffers
+// and type handling: tree_run.hpp.
 #include "mpi/request.hpp"
 #include "tree_build.hpp"
 
@@ -24,9 +26,11 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   if (call.c.size == 1) return copy_single_rank(call);
   CommState& s = call.c.comm_state(comm);
   // Every tree of the registry is the binomial tree on equal blocks; the
-  // linear plan runs when named (runs_linear()).
+  // linear plan runs when named, and for Scatter where the root's bytes
+  // hide its overheads (scatter_runs_linear()).
   const std::string name = tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
-  if (runs_linear(s, name, false)) {
+  const bool scatter = op == plan::Collective::scatter;
+  if (scatter ? scatter_runs_linear(s, name, call.my_bytes) : runs_linear(s, name, false)) {
     const std::vector<std::int64_t> bytes(call.a.is_root ? static_cast<std::size_t>(call.c.size) : 0, call.my_bytes);
     return run_tree(s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
   }

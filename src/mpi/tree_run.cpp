@@ -261,6 +261,12 @@ bool runs_linear(CommState& s, const std::string& name, bool v) {
   return v && select::v_runs_linear(s.size, block_model(s).ab);
 }
 
+bool scatter_runs_linear(CommState& s, const std::string& name, std::int64_t block) {
+  if (!name.empty()) return name == "linear";
+  const BlockModel& m = block_model(s);  // (calibrates: s.measured)
+  return select::scatter_runs_linear(s.size, block, m.ab, s.measured.round_small, s.measured.tree_small);
+}
+
 namespace {
 bool listed(const std::string& name, const std::string& list) {
   std::size_t at = 0;

@@ -1,7 +1,8 @@
-// The irregular gather/scatter rules (select/select.hpp): the linear plan
-// where the machine's per-message overhead makes it cheaper than building
-// and running a tree; TWO where Lemma 2 of Traff 2018 makes it optimal;
-// else the adaptive binomial tree.
+// The gather/scatter rules (select/select.hpp): for the irregular ones the
+// linear plan where the machine's per-message overhead makes it cheaper
+// than building and running a tree, TWO where Lemma 2 of Traff 2018 makes
+// it optimal, else the adaptive binomial tree; for regular Scatter the
+// linear plan where the root's bytes hide its per-message overheads.
 #include <algorithm>
 #include <optional>
 
@@ -31,6 +32,12 @@ bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab) {
   while ((plan::rank_t{1} << q) < p) ++q;
   const double o = std::min(ab.o, ab.alpha);
   return ab.alpha + static_cast<double>(p - 2) * o < static_cast<double>(2 * q + 1) * ab.alpha;
+}
+
+bool scatter_runs_linear(plan::rank_t p, std::int64_t block, const model::AlphaBeta& ab, double round, double tree) {
+  if (p < 3 || !(ab.o > 0) || !(round > 0) || !(tree > 0)) return false;
+  const double bytes = ab.beta * static_cast<double>(p - 1) * static_cast<double>(block);
+  return round + std::max(static_cast<double>(p - 2) * ab.o, bytes) < tree + bytes;
 }
 
 }  // namespace optcoll::select

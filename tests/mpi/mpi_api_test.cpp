@@ -280,6 +280,12 @@ TEST(MpiApi, CalibrationAgreesOnEveryRank) {
     EXPECT_GT(d.measured.beta, 0.0);
     EXPECT_GT(d.measured.fill, 0.0);
     EXPECT_LE(d.measured.fill, 1.0);
+    // The 8-byte binomial tree (timed at rank 0 alone): measured, and the
+    // same number on every rank.
+    EXPECT_GT(d.measured.tree_small, 0.0);
+    double tree[2] = {d.measured.tree_small, -d.measured.tree_small};
+    MPI_Allreduce(MPI_IN_PLACE, tree, 2, MPI_DOUBLE, MPI_MAX, comm);
+    EXPECT_EQ(tree[0], -tree[1]);
     // The block cap: the same on every rank, from the smallest L2, and a
     // 16 MiB broadcast's blocks respect it.
     double l2[2] = {d.measured.l2_bytes, -d.measured.l2_bytes};
@@ -300,10 +306,10 @@ TEST(MpiApi, CalibrationAgreesOnEveryRank) {
     EXPECT_GE(g.blocks, (big + d.model.max_block_bytes - 1) / d.model.max_block_bytes);
     if (world_rank() == 0)
       std::printf(
-          "calibration p=%d: 8 B round %.3g s, alpha=%.3g s beta=%.3g s/B fill=%.2f ranks/core=%.1f -> "
-          "n(1 MiB)=%lld%s\n",
-          world_size(), d.measured.round_small, d.measured.alpha, d.measured.beta, d.measured.fill,
-          d.measured.ranks_per_core, static_cast<long long>(d.blocks), d.poll ? " (polling)" : "");
+          "calibration p=%d: 8 B round %.3g s, 8 B tree %.3g s, alpha=%.3g s beta=%.3g s/B fill=%.2f "
+          "ranks/core=%.1f -> n(1 MiB)=%lld%s\n",
+          world_size(), d.measured.round_small, d.measured.tree_small, d.measured.alpha, d.measured.beta,
+          d.measured.fill, d.measured.ranks_per_core, static_cast<long long>(d.blocks), d.poll ? " (polling)" : "");
   }
 }
 

@@ -132,6 +132,36 @@ TEST(Decide, LinearGatherPricedWithTheOverheadAndChosenForTheVariants) {
   EXPECT_FALSE(v_runs_linear(1024, {5.596e-6, 6.0e-11, 3e-7}));
 }
 
+// Regular Scatter: the linear plan where round + max((p - 2) o, beta (p - 1)
+// block) < tree + beta (p - 1) block (the formula written here), never with
+// o, the small round or the tree unknown, nor below p = 3. With the SMPI fat
+// tree's calibration at p = 64 (o = 0.3 us, a small round 4.4 us, the
+// 8-byte binomial tree 17.6 us): the tree up to 64 KiB in all, the linear
+// plan from 256 KiB; at p = 1024 (tree 36.3 us) the tree at 1 MiB.
+TEST(Decide, ScatterRunsLinearWhereTheBytesHideTheOverheads) {
+  for (const rank_t p : {2, 3, 5, 16, 64, 256, 1024}) {
+    for (const std::int64_t b : {std::int64_t{8}, std::int64_t{1} << 10, std::int64_t{1} << 16}) {
+      for (const double o : {0.0, 3e-7, 1e-6}) {
+        for (const double round : {0.0, 2e-6, 5e-6}) {
+          for (const double tree : {0.0, 1e-5, 4e-5}) {
+            const model::AlphaBeta ab{6e-6, 6e-11, o};
+            const double bytes = ab.beta * static_cast<double>((p - 1) * b);
+            const bool want = p >= 3 && o > 0 && round > 0 && tree > 0 &&
+                              round + std::max(static_cast<double>(p - 2) * o, bytes) < tree + bytes;
+            EXPECT_EQ(scatter_runs_linear(p, b, ab, round, tree), want)
+                << "p=" << p << " b=" << b << " o=" << o << " round=" << round << " tree=" << tree;
+          }
+        }
+      }
+    }
+  }
+  const model::AlphaBeta fat64{6.459e-6, 4.711e-11, 3.006e-7};
+  EXPECT_FALSE(scatter_runs_linear(64, (64 << 10) / 64, fat64, 4.4e-6, 17.6e-6));
+  EXPECT_TRUE(scatter_runs_linear(64, (256 << 10) / 64, fat64, 4.4e-6, 17.6e-6));
+  EXPECT_TRUE(scatter_runs_linear(64, (1 << 20) / 64, fat64, 4.4e-6, 17.6e-6));
+  EXPECT_FALSE(scatter_runs_linear(1024, (1 << 20) / 1024, {5.596e-6, 6.027e-11, 3.006e-7}, 4.6e-6, 36.3e-6));
+}
+
 // The alpha-beta optimum n* = sqrt((q-1) beta m / alpha), rounded to the
 // better neighbour: the circulant time (n-1+q)(alpha + beta m/n) at the
 // decided n is no worse than at n-1 and n+1.

@@ -182,6 +182,18 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
 // where o is unknown (ab.o = 0). O(1).
 bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab);
 
+// Regular Scatter, blocks of `block` bytes: whether the root sends them
+// straight to their ranks (the linear plan, all in flight) rather than down
+// the binomial tree. Both move beta (p - 1) block through the root's link.
+// The linear plan pays one small round `round` before it and the root's
+// p - 2 further overheads beside it, round + max((p - 2) o, beta (p - 1)
+// block); the tree pays its q small rounds, `tree` (measured as such:
+// they mostly pair nearby ranks, which costs less than `round`), before
+// its last bytes arrive: tree + beta (p - 1) block. So the linear plan wins
+// once the bytes hide the overheads. Never where o, round or tree is
+// unknown (0). O(1).
+bool scatter_runs_linear(plan::rank_t p, std::int64_t block, const model::AlphaBeta& ab, double round, double tree);
+
 // Allmerge (Lang 2025): "bruck" (Algorithm 1, the default for an empty
 // name) and "circulant" (Algorithm 2) run the registry's allreduce/bruck and
 // allreduce/dissemination plans with merging as the operator; "allgatherv"
