@@ -219,8 +219,9 @@ double optcoll_allreduce(const AB& ab, long p, long count, long elem, bool commu
 }
 
 // Scan / Exscan. optcoll: recursive doubling (q rounds of the vector) or a
-// pipelined chain (n + p - 2 rounds of m / n); classic: recursive doubling
-// (MPICH) or the chain of p - 1 whole-vector rounds (Open MPI).
+// pipelined chain (n + p - 2 rounds of m / n; the linear plan needs the
+// machine's o, which the model runs leave unknown); classic: recursive
+// doubling (MPICH) or the chain of p - 1 whole-vector rounds (Open MPI).
 double optcoll_scan(const AB& ab, long p, long m, long elements) {
   const double chain =
       best_n(elements, [&](long n) { return static_cast<double>(n + p - 2) * ab.round(ceil_div(m, n)); });
