@@ -27,10 +27,9 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   CommState& s = call.c.comm_state(comm);
   // Every tree of the registry is the binomial tree on equal blocks; the
   // linear plan runs when named, and for Scatter where the root's bytes
-  // hide its overheads (scatter_runs_linear()).
+  // hide its overheads (runs_linear()).
   const std::string name = tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
-  const bool scatter = op == plan::Collective::scatter;
-  if (scatter ? scatter_runs_linear(s, name, call.my_bytes) : runs_linear(s, name, false)) {
+  if (runs_linear(s, name, op, false, call.my_bytes)) {
     const std::vector<std::int64_t> bytes(call.a.is_root ? static_cast<std::size_t>(call.c.size) : 0, call.my_bytes);
     return run_tree(s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
   }

@@ -28,7 +28,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
   CommState& s = c.comm_state(comm);
   const ExecConfig e = tree_config(s);
   const std::string name = tree_algorithm(s, a.op, options.algorithm, kIrregularAlgorithms);
-  if (runs_linear(s, name, true)) {  // no tree to build, no decision to broadcast
+  if (runs_linear(s, name, a.op, true)) {  // no tree to build, no decision to broadcast
     std::vector<std::int64_t> all;
     if (a.is_root)
       for (const plan::Segment& g : a.groups) all.push_back(g.count * a.all_type.size);

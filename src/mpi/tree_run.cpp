@@ -256,13 +256,10 @@ RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, 
   return t;
 }
 
-bool runs_linear(CommState& s, const std::string& name, bool v) {
+bool runs_linear(CommState& s, const std::string& name, plan::Collective op, bool v, std::int64_t block) {
   if (!name.empty()) return name == "linear";
-  return v && select::v_runs_linear(s.size, block_model(s).ab);
-}
-
-bool scatter_runs_linear(CommState& s, const std::string& name, std::int64_t block) {
-  if (!name.empty()) return name == "linear";
+  if (v) return select::v_runs_linear(s.size, block_model(s).ab);
+  if (op != plan::Collective::scatter) return false;
   const BlockModel& m = block_model(s);  // (calibrates: s.measured)
   return select::scatter_runs_linear(s.size, block, m.ab, s.measured.round_small, s.measured.tree_small);
 }

@@ -106,18 +106,15 @@ RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, 
                           std::int64_t own);
 
 // Whether a Gather(v)/Scatter(v) call runs the linear plan: `name` (from
-// tree_algorithm()) is "linear", or it is empty, the call is a v-variant
-// (v) and select::v_runs_linear() says so for the communicator's machine.
-// Regular Gather runs the binomial tree unless named: its p - 1 senders
-// would converge on the root's link at once (SMPI's fat tree, p = 256,
-// 1 MiB: linear 153.4 us, the tree 106.2). Collective at the
-// communicator's first calibration.
-bool runs_linear(CommState& s, const std::string& name, bool v);
-// Regular Scatter with blocks of `block` bytes: "linear" named, or none and
-// select::scatter_runs_linear() with the calibration's small rounds (none
-// when OPTCOLL_ALPHA and OPTCOLL_BETA replace it: the tree). Collective at
-// the communicator's first calibration.
-bool scatter_runs_linear(CommState& s, const std::string& name, std::int64_t block);
+// tree_algorithm()) is "linear", or it is empty and the machine says so:
+// for a v-variant (v) select::v_runs_linear(); for regular Scatter with
+// blocks of `block` bytes select::scatter_runs_linear() with the
+// calibration's small rounds (none when OPTCOLL_ALPHA and OPTCOLL_BETA
+// replace it: the tree). Regular Gather runs the binomial tree unless
+// named: its p - 1 senders would converge on the root's link at once
+// (SMPI's fat tree, p = 256, 1 MiB: linear 153.4 us, the tree 106.2).
+// Collective at the communicator's first calibration.
+bool runs_linear(CommState& s, const std::string& name, plan::Collective op, bool v, std::int64_t block = 0);
 
 // MPI_ERR_ARG unless name is empty or one of `valid` (comma separated).
 void check_tree_algorithm(const std::string& name, const char* op, const char* valid);
