@@ -21,12 +21,14 @@ target_link_libraries(smpi_collectives PRIVATE optcoll_mpi fmt::fmt optcoll_warn
 
 # The quick SMPI profile (scripts/test-smpi.sh runs this build's tests):
 # p = 64 and 100, every operation at 8 B and 64 KiB, optcoll checked against
-# SMPI's own result; and the check's own test (a wrong result must fail).
+# SMPI's own result; the check's own test (a wrong result must fail); and
+# the calibration's reading of the platform (its links' beta, its alpha).
 # Exit 77 (SimGrid missing) reports SKIPPED.
 enable_testing()
 add_test(NAME smpi_quick COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --quick --jobs 2)
 add_test(NAME smpi_selftest COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --selftest)
-set_tests_properties(smpi_quick smpi_selftest PROPERTIES ENVIRONMENT OPTCOLL_SMPI_NO_BUILD=1 SKIP_RETURN_CODE 77
+add_test(NAME smpi_calibration COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --calibration)
+set_tests_properties(smpi_quick smpi_selftest smpi_calibration PROPERTIES ENVIRONMENT OPTCOLL_SMPI_NO_BUILD=1 SKIP_RETURN_CODE 77
                                                           LABELS smpi RESOURCE_LOCK smpi)
 set_tests_properties(smpi_quick PROPERTIES TIMEOUT 600)
-set_tests_properties(smpi_selftest PROPERTIES TIMEOUT 120)
+set_tests_properties(smpi_selftest smpi_calibration PROPERTIES TIMEOUT 120)

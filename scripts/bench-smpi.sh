@@ -5,7 +5,7 @@
 # merges the rows into one CSV with the run's metadata.
 #
 #   scripts/bench-smpi.sh [--quick] [--platform NAME] [--p "16 64 ..."] [--ops "OP[:DIST] ..."] [--jobs N]
-#                         [--merge-only] [--selftest]
+#                         [--merge-only] [--selftest] [--calibration]
 #
 # Full sweep (default): p in 1024 256 100 64 16 1000, every operation,
 #   8 B .. 16 MiB (sizes per p below), Open MPI's and MPICH's selectors and
@@ -31,6 +31,10 @@
 # OPTCOLL_SMPIRUN: the smpirun to use (scripts/smpi-bundle.sh makes one).
 # --selftest: the check itself must fail when optcoll's result is wrong (one
 #   byte of it flipped at the last rank, p = 16); exit 0 if it did.
+# --calibration: optcoll's calibration at p = 64 on fattree-1024 must read
+#   the platform: beta within 2 % of its links' 80 ps/B (12.5 GB/s), alpha
+#   from the longest route's latency (4 links of 1 us) to that plus both
+#   overheads and 0.4 us (5 us); exit 0 if it did.
 # Exit status: 1 if an optcoll result differed from SMPI's, 77 if SimGrid is
 # not installed (CTest: skipped).
 set -euo pipefail
@@ -43,6 +47,7 @@ ops="bcast reduce allgather allgatherv:regular allgatherv:irregular allgatherv:d
 jobs=${OPTCOLL_SMPI_JOBS:-1}
 merge_only=0
 selftest=0
+calibration=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -52,7 +57,8 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift ;;
     --merge-only) merge_only=1 ;;
     --selftest) selftest=1 ;;
-    *) echo "usage: $0 [--quick] [--platform NAME] [--p \"P ...\"] [--ops \"OP[:DIST] ...\"] [--jobs N] [--merge-only] [--selftest]" >&2
+    --calibration) calibration=1 ;;
+    *) echo "usage: $0 [--quick] [--platform NAME] [--p \"P ...\"] [--ops \"OP[:DIST] ...\"] [--jobs N] [--merge-only] [--selftest] [--calibration]" >&2
        exit 2 ;;
   esac
   shift
@@ -71,6 +77,22 @@ xml=bench/smpi/platforms/$platform.xml
 base=(--cfg=smpi/coll-selector:ompi --cfg=smpi/bcast:binomial_tree --cfg=smpi/allreduce:rdb)
 cfg=(--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/simulate-computation:no "${base[@]}"
      "--cfg=smpi/tmpdir:${OPTCOLL_SMPI_TMPDIR:-/dev/shm}" --log=root.thres:critical)
+if [ "$calibration" = 1 ]; then
+  hosts=$(mktemp)
+  for i in $(seq 0 63); do echo "node-$i"; done >"$hosts"
+  line=$("$smpirun" -platform bench/smpi/platforms/fattree-1024.xml -hostfile "$hosts" -np 64 \
+    build-smpi/bench/smpi/collectives --ops bcast --sizes 8 --natives none --reps 1 "${cfg[@]}" 2>&1 |
+    grep 'optcoll model' || true)
+  rm -f "$hosts"
+  echo "$line" >&2
+  if echo "$line" | awk '{ for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] + 0 } }
+      END { exit !(v["beta"] > 0.98 * 8e-11 && v["beta"] < 1.02 * 8e-11 && v["alpha"] >= 4e-6 && v["alpha"] <= 5e-6) }'; then
+    echo "bench-smpi.sh: calibration ok (the platform's beta and alpha)" >&2
+    exit 0
+  fi
+  echo "bench-smpi.sh: calibration FAILED: want beta = 8e-11 s/B (+-2 %) and alpha in [4e-6, 5e-6] s" >&2
+  exit 1
+fi
 if [ "$selftest" = 1 ]; then
   hosts=$(mktemp)
   for i in $(seq 0 15); do echo "node-$i"; done >"$hosts"

@@ -19,8 +19,9 @@ double alltoall_shift_time(std::int64_t p, std::int64_t block, const AlphaBeta& 
   const double messages = static_cast<double>(p - 1);
   if (ab.o <= 0) return messages * (ab.alpha + ab.beta * static_cast<double>(block));
   const double windows = static_cast<double>((p - 1 + kRoundsInFlight - 1) / kRoundsInFlight);
-  return ab.alpha +
-         std::max({2 * messages * ab.o, messages * ab.beta * static_cast<double>(block), (windows - 1) * ab.alpha});
+  return std::max(2 * messages * ab.o,
+                  ab.alpha + std::max({(messages - 1) * ab.o, messages * ab.beta * static_cast<double>(block),
+                                       (windows - 1) * ab.alpha}));
 }
 
 std::int64_t alltoall_bruck_blocks(std::int64_t p, int t) noexcept {

@@ -10,6 +10,16 @@
 // first a warm-up), median per rank, maximum over ranks (PMPI_Allreduce, so every rank agrees), for
 // messages of 8 B, 16 KiB and 64 KiB: t0, t1, t2.
 //
+// Each timed phase follows an untimed phase of the same size. A rank starts
+// a phase when its own previous one ends, so a phase's first rounds wait
+// out the skew that the phase before left between the ranks. Timed right
+// after a phase of another size, that skew belongs to the other size: under
+// SimGrid on the 1 us, 12.5 GB/s fat tree (docs/smpi.md) the 16 KiB phase
+// inherited the 8-byte phase's, and beta read 47-60 ps/B where every link
+// moves 80, alpha 5.6-7.4 us where a round crossing the spine takes 4.6.
+// After a phase of its own size a phase runs as a plan's rounds run, back
+// to back, and reads 80 ps/B and 4.4-4.6 us (test smpi_calibration).
+//
 //  - beta  = (t2 - t1) / (64 KiB - 16 KiB): the per-byte cost where pipelined
 //    blocks live (beyond every eager limit).
 //  - alpha = max(t0, t1 - beta * 16 KiB): the intercept of that line, i.e.
@@ -35,8 +45,8 @@
 //    A tree's rounds mostly pair nearby ranks, which cost less than the
 //    circulant rounds of round_small (regular Scatter's rule,
 //    select::scatter_runs_linear).
-// Cost: 30 q rounds, 10 bursts and 20 q tree rounds once per communicator
-// (about 2 ms for 8 ranks on this 2-core box; tens of ms oversubscribed
+// Cost: 60 q rounds, 10 bursts and 20 q tree rounds once per communicator
+// (a few ms for 8 ranks on this 2-core box; tens of ms oversubscribed
 // under MPICH).
 #include <unistd.h>
 
@@ -144,7 +154,10 @@ Calibration calibrate(const CommState& s) {
   check(PMPI_Barrier(s.comm), "MPI_Barrier");
   for (int rep = 0; rep < kReps; ++rep) {
     const auto k = static_cast<std::size_t>(rep);
-    for (std::size_t i = 0; i < kSizes.size(); ++i) times[i][k] = phase_time(s, kSizes[i], send.data(), recv.data());
+    for (std::size_t i = 0; i < kSizes.size(); ++i) {
+      phase_time(s, kSizes[i], send.data(), recv.data());  // the skew of the last size's phase (above)
+      times[i][k] = phase_time(s, kSizes[i], send.data(), recv.data());
+    }
     times[burst][k] = burst_time(s, send.data(), recv.data());
     times[tree][k] = tree_time(s, send.data(), recv.data());
   }

@@ -258,9 +258,9 @@ RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, 
 
 bool runs_linear(CommState& s, const std::string& name, plan::Collective op, bool v, std::int64_t block) {
   if (!name.empty()) return name == "linear";
-  if (v) return select::v_runs_linear(s.size, block_model(s).ab);
-  if (op != plan::Collective::scatter) return false;
+  if (!v && op != plan::Collective::scatter) return false;
   const BlockModel& m = block_model(s);  // (calibrates: s.measured)
+  if (v) return select::v_runs_linear(s.size, m.ab, s.measured.tree_small);
   return select::scatter_runs_linear(s.size, block, m.ab, s.measured.round_small, s.measured.tree_small);
 }
 

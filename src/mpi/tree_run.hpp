@@ -107,7 +107,9 @@ RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, 
 
 // Whether a Gather(v)/Scatter(v) call runs the linear plan: `name` (from
 // tree_algorithm()) is "linear", or it is empty and the machine says so:
-// for a v-variant (v) select::v_runs_linear(); for regular Scatter with
+// for a v-variant (v) select::v_runs_linear() with the calibration's 8-byte
+// tree (unknown when OPTCOLL_ALPHA and OPTCOLL_BETA replace it: q alpha
+// then); for regular Scatter with
 // blocks of `block` bytes select::scatter_runs_linear() with the
 // calibration's small rounds (none when OPTCOLL_ALPHA and OPTCOLL_BETA
 // replace it: the tree). Regular Gather runs the binomial tree unless

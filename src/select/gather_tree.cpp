@@ -26,12 +26,15 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
   return two;
 }
 
-bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab) {
+bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab, double tree) {
   if (p < 3 || !(ab.o > 0)) return false;
   std::int64_t q = 0;
   while ((plan::rank_t{1} << q) < p) ++q;
+  const double t = tree > 0 ? tree : static_cast<double>(q) * ab.alpha;
   const double o = std::min(ab.o, ab.alpha);
-  return ab.alpha + static_cast<double>(p - 2) * o < static_cast<double>(2 * q + 1) * ab.alpha;
+  // Regret of the linear plan: (p - 2) o - 2 t, with no bytes; of the tree:
+  // 2 t, once the bytes hide the overheads (select.hpp).
+  return static_cast<double>(p - 2) * o < 4 * t;
 }
 
 bool scatter_runs_linear(plan::rank_t p, std::int64_t block, const model::AlphaBeta& ab, double round, double tree) {

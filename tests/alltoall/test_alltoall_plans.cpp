@@ -69,17 +69,22 @@ TEST(AlltoallPlans, ShiftAndBruckMoveEveryBlockForManyP) {
 }
 
 // With o known the shift schedule is priced as the MPI executor streams it
-// (model/alltoall.hpp): one latency, then the longest of 2(p-1) overheads,
-// (p-1) blocks through the port, and one latency per further window of
-// kRoundsInFlight rounds. Written out here for a few cases; the crossover
-// is the first block size at which Bruck stops winning.
+// (model/alltoall.hpp): the longest of 2(p-1) overheads (the first
+// latency hidden behind them) and one latency followed by the longest of
+// (p-2) overheads, (p-1) blocks through the port and one latency per
+// further window of kRoundsInFlight rounds. Written out here for a few
+// cases; the crossover is the first block size at which Bruck stops
+// winning.
 TEST(AlltoallPlans, StreamedShiftPriceAndCrossover) {
   model::AlphaBeta ab{6e-6, 5e-11};
   ab.o = 3e-7;
   const std::int64_t w = model::kRoundsInFlight;
-  // p = 64: 63 rounds, within one window; overheads 2 * 63 * 0.3 us.
-  EXPECT_NEAR(model::alltoall_shift_time(64, 8, ab), 6e-6 + 2 * 63 * 3e-7, 1e-15);
+  // p = 64: 63 rounds, within one window; overheads 2 * 63 * 0.3 us, above
+  // one latency and 62 overheads.
+  EXPECT_NEAR(model::alltoall_shift_time(64, 8, ab), 2 * 63 * 3e-7, 1e-15);
   EXPECT_NEAR(model::alltoall_shift_time(64, 1 << 20, ab), 6e-6 + 63 * 5e-11 * (1 << 20), 1e-15);
+  // p = 5: a latency and 3 overheads, above 2 * 4 overheads.
+  EXPECT_NEAR(model::alltoall_shift_time(5, 8, ab), 6e-6 + 3 * 3e-7, 1e-15);
   // p = 8 w + 1: 8 windows, the last seven a latency each, above 2 (p-1) o.
   ab.o = 1e-8;
   EXPECT_NEAR(model::alltoall_shift_time(8 * w + 1, 8, ab), 6e-6 + 7 * 6e-6, 1e-15);

@@ -17,11 +17,15 @@ inline constexpr std::int64_t kRoundsInFlight = 64;
 // The shift schedule (notes §8.2): p-1 rounds of one block of `block`
 // bytes. With o unknown, in lockstep: (p-1)(alpha + beta block),
 // O(tau p + mu m p) with m = block. With o known, streamed as the MPI
-// executor runs it (kRoundsInFlight rounds in flight): one latency, then
-// the longest of a rank's 2(p-1) message overheads (it sends and receives
-// p-1 messages), its (p-1) block bytes through its port, and the latencies
-// of windows that follow the first:
-//     alpha + max(2 (p-1) o, (p-1) beta block, (ceil((p-1)/W) - 1) alpha).
+// executor runs it (kRoundsInFlight rounds in flight). A rank spends
+// 2(p-1) o on its messages (it sends and receives p-1), the first
+// message's latency hidden behind them; and its last message arrives no
+// sooner than one latency after the others were posted, its (p-1) block
+// bytes went through its port, and the windows that follow the first
+// waited a latency each:
+//     max(2 (p-1) o, alpha + max((p-2) o, (p-1) beta block, (ceil((p-1)/W) - 1) alpha)).
+// (SimGrid's fat tree, o = 0.3 us: p = 64, 1 KiB blocks, 37.8 us, which is
+// 2 (p-1) o; p = 16, 512 B and 4 KiB blocks, 9.0 us; docs/smpi.md.)
 double alltoall_shift_time(std::int64_t p, std::int64_t block, const AlphaBeta& ab) noexcept;
 
 // Blocks Bruck's algorithm moves in round t: the k in [1, p) with bit t set.

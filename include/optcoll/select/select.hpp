@@ -174,13 +174,20 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
 
 // Gatherv / Scatterv: whether the call runs the linear plan (the root takes
 // or sends p - 1 messages, in flight together) rather than a tree. Every
-// rank decides alike from p and the machine alone (only the root knows the
-// sizes): the linear plan costs alpha + (p - 2) o before its bytes, the
-// tree its distributed construction and its rounds, (2 q + 1) alpha, where
-// q = ceil(log2 p); the bytes cost both alike at the root's link, and hide
-// the linear plan's overheads, so larger blocks only favour it. Never
-// where o is unknown (ab.o = 0). O(1).
-bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab);
+// rank decides alike from p and the machine alone: only the root knows the
+// sizes, so the rule cannot see the bytes B. The tree costs its distributed
+// construction and its run, about two binomial trees of small messages
+// (2 tree, `tree` the calibration's 8-byte binomial tree, q alpha where
+// unknown), then its bytes: alpha + 2 tree + beta B. The linear plan costs
+// alpha + max((p - 2) o, beta B): the root's overheads, hidden once the
+// bytes (which cost both alike at the root's link) exceed them. With B
+// unknown the rule minimises the larger regret: the linear plan's, at
+// B = 0, is (p - 2) o - 2 tree; the tree's, at large B, is 2 tree. So:
+// linear where (p - 2) o < 4 tree. Never where o is unknown (ab.o = 0).
+// (SMPI's fat tree, o = 0.3 us: p = 256, 8 B, linear 53.3 us, the tree
+// 57.4; 1 MiB, 86.4 against 138.5. p = 1024, 8 B, the tree 76.1 us against
+// about 210 for the linear plan, 16 MiB 1413 against 1346.) O(1).
+bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab, double tree);
 
 // Regular Scatter, blocks of `block` bytes: whether the root sends them
 // straight to their ranks (the linear plan, all in flight) rather than down
