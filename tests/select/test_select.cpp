@@ -141,8 +141,9 @@ TEST(Decide, LinearGatherPricedWithTheOverheadAndChosenForTheVariants) {
 // block) < tree + beta (p - 1) block (the formula written here), never with
 // o, the small round or the tree unknown, nor below p = 3. With the SMPI fat
 // tree's calibration at p = 64 (o = 0.3 us, a small round 4.4 us, the
-// 8-byte binomial tree 17.6 us): the tree up to 64 KiB in all, the linear
-// plan from 256 KiB; at p = 1024 (tree 36.3 us) the tree at 1 MiB.
+// 8-byte binomial tree 17.6 us, beta 80 ps/B): the tree up to 64 KiB in
+// all, the linear plan from 256 KiB; at p = 256 the linear plan at 1 MiB;
+// at p = 1024 (tree 37.3 us) the tree at 1 MiB.
 TEST(Decide, ScatterRunsLinearWhereTheBytesHideTheOverheads) {
   for (const rank_t p : {2, 3, 5, 16, 64, 256, 1024}) {
     for (const std::int64_t b : {std::int64_t{8}, std::int64_t{1} << 10, std::int64_t{1} << 16}) {
@@ -160,11 +161,16 @@ TEST(Decide, ScatterRunsLinearWhereTheBytesHideTheOverheads) {
       }
     }
   }
-  const model::AlphaBeta fat64{6.459e-6, 4.711e-11, 3.006e-7};
-  EXPECT_FALSE(scatter_runs_linear(64, (64 << 10) / 64, fat64, 4.4e-6, 17.6e-6));
-  EXPECT_TRUE(scatter_runs_linear(64, (256 << 10) / 64, fat64, 4.4e-6, 17.6e-6));
-  EXPECT_TRUE(scatter_runs_linear(64, (1 << 20) / 64, fat64, 4.4e-6, 17.6e-6));
-  EXPECT_FALSE(scatter_runs_linear(1024, (1 << 20) / 1024, {5.596e-6, 6.027e-11, 3.006e-7}, 4.6e-6, 36.3e-6));
+  const model::AlphaBeta fat64{4.354e-6, 8e-11, 3.006e-7};
+  EXPECT_FALSE(scatter_runs_linear(64, (64 << 10) / 64, fat64, 4.354e-6, 17.62e-6));
+  EXPECT_TRUE(scatter_runs_linear(64, (256 << 10) / 64, fat64, 4.354e-6, 17.62e-6));
+  EXPECT_TRUE(scatter_runs_linear(64, (1 << 20) / 64, fat64, 4.354e-6, 17.62e-6));
+  // p = 256, 1 MiB: the root's bytes (84 us at the links' 80 ps/B) hide its
+  // 254 overheads (76 us). With the beta read before the calibration timed
+  // each size after its own (52 ps/B) it kept the tree, 1.21x SMPI's.
+  EXPECT_TRUE(scatter_runs_linear(256, (1 << 20) / 256, {4.641e-6, 8e-11, 3.006e-7}, 4.641e-6, 28.07e-6));
+  EXPECT_FALSE(scatter_runs_linear(256, (1 << 20) / 256, {7.392e-6, 5.228e-11, 3.006e-7}, 7.392e-6, 28.07e-6));
+  EXPECT_FALSE(scatter_runs_linear(1024, (1 << 20) / 1024, {4.633e-6, 8e-11, 3.006e-7}, 4.633e-6, 37.27e-6));
 }
 
 // The alpha-beta optimum n* = sqrt((q-1) beta m / alpha), rounded to the
