@@ -11,7 +11,8 @@
 // C D ...): native blocking, native persistent (MPI-4's MPI_Bcast_init
 // under MPICH, MPIX_Bcast_init of Open MPI's pcollreq extension), optcoll
 // blocking, optcoll persistent (bcast_init / allreduce_init, then start +
-// wait per call). Samples as in mpi_bcast_reduce: a barrier, a batch of
+// wait per call), and a fifth, the plan's rounds written by hand over PMPI
+// (by_hand()). Samples as in mpi_bcast_reduce: a barrier, a batch of
 // back-to-back calls, maximum over ranks; medians.
 //
 // Overlap mode: per size, native MPI_I<op> and optcoll's i<op> alternate.
@@ -23,7 +24,7 @@
 //
 // Output: CSV (bench/csv.hpp); times are medians in us.
 //   persistent: op,p,bytes,native_us,native_persistent_us,optcoll_us,optcoll_persistent_us,
-//               persistent_over_native,algorithm
+//               persistent_over_native,algorithm,by_hand_us (the same rounds by hand: by_hand())
 //   overlap:    op,p,bytes,impl,comm_us,compute_us,both_us,hidden
 #include <fmt/core.h>
 #include <mpi.h>
@@ -73,10 +74,44 @@ int native_allreduce_init(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Com
 }
 #endif
 
+// The floor of a library above MPI: the rounds of optcoll's small-message
+// plans written by hand over PMPI_Irecv / PMPI_Isend / PMPI_Waitall on a
+// duplicate of MPI_COMM_WORLD, with no plan, request or checks: a binomial
+// Bcast from rank 0 (ceil(log2 p) rounds, p - 1 messages, as the circulant
+// plan with one block) and, for p a power of two, recursive doubling for
+// Allreduce (MPI_SUM of ints). False: not written for this p.
+MPI_Comm g_hand = MPI_COMM_NULL;
+std::vector<int> g_hand_in;
+bool by_hand(bool bc, int* a, int* b, int n) {
+  if (!bc && (g_size & (g_size - 1)) != 0) return false;
+  MPI_Request r[2];
+  if (bc) {
+    for (int mask = 1; mask < g_size; mask <<= 1) {
+      if (g_rank < mask && g_rank + mask < g_size) {
+        PMPI_Isend(a, n, MPI_INT, g_rank + mask, 1, g_hand, &r[0]);
+        PMPI_Waitall(1, r, MPI_STATUSES_IGNORE);
+      } else if (g_rank >= mask && g_rank < 2 * mask) {
+        PMPI_Irecv(a, n, MPI_INT, g_rank - mask, 1, g_hand, &r[0]);
+        PMPI_Waitall(1, r, MPI_STATUSES_IGNORE);
+      }
+    }
+    return true;
+  }
+  g_hand_in.resize(static_cast<std::size_t>(n));
+  std::copy(a, a + n, b);
+  for (int mask = 1; mask < g_size; mask <<= 1) {
+    PMPI_Irecv(g_hand_in.data(), n, MPI_INT, g_rank ^ mask, 1, g_hand, &r[0]);
+    PMPI_Isend(b, n, MPI_INT, g_rank ^ mask, 1, g_hand, &r[1]);
+    PMPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < n; ++i) b[i] += g_hand_in[static_cast<std::size_t>(i)];
+  }
+  return true;
+}
+
 void persistent_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, const std::string& which) {
   const int root = 0;
   csv.header({"op", "p", "bytes", "native_us", "native_persistent_us", "optcoll_us", "optcoll_persistent_us",
-              "persistent_over_native", "algorithm"});
+              "persistent_over_native", "algorithm", "by_hand_us"});
   for (const std::string op : {"bcast", "allreduce"}) {
     if (which != "both" && which != op) continue;
     const bool bc = op == "bcast";
@@ -113,18 +148,21 @@ void persistent_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, 
         ours_req.start();
         ours_req.wait();
       };
+      const bool hand = by_hand(bc, a.data(), b.data(), n);  // (also its warm-up)
+      const auto hand_written = [&] { by_hand(bc, a.data(), b.data(), n); };
       g_batch = batch_for(bytes);
       native();  // warm-up
       if (kNativePersistent) native_persistent();
       ours();
       ours_persistent();
       const int reps = reps_for(bytes, base_reps);
-      std::vector<double> t0, t1, t2, t3;
+      std::vector<double> t0, t1, t2, t3, t4;
       for (int i = 0; i < reps; ++i) {
         t0.push_back(timed(native));
         if (kNativePersistent) t1.push_back(timed(native_persistent));
         t2.push_back(timed(ours));
         t3.push_back(timed(ours_persistent));
+        if (hand) t4.push_back(timed(hand_written));
       }
       if (kNativePersistent) MPI_Request_free(&native_req);
       const optcoll::mpi::Decision d = optcoll::mpi::describe(
@@ -132,7 +170,9 @@ void persistent_mode(Csv& csv, std::int64_t lo, std::int64_t hi, int base_reps, 
           MPI_SUM);
       const double m0 = median(t0) * 1e6, m2 = median(t2) * 1e6, m3 = median(t3) * 1e6;
       const std::optional<double> m1 = kNativePersistent ? std::optional<double>(median(t1) * 1e6) : std::nullopt;
-      if (g_rank == 0) csv.row(op, g_size, count * 4, m0, m1, m2, m3, m3 / m0, d.algorithm);
+      std::optional<double> m4;
+      if (hand) m4.emplace(median(t4) * 1e6);
+      if (g_rank == 0) csv.row(op, g_size, count * 4, m0, m1, m2, m3, m3 / m0, d.algorithm, m4);
     }
   }
 }
@@ -262,6 +302,9 @@ OPTCOLL_COUNTED(counted_native_nonblocking) {
 OPTCOLL_COUNTED(counted_optcoll_nonblocking) {
   for (int i = 0; i < k; ++i) f();
 }
+OPTCOLL_COUNTED(counted_by_hand) {
+  for (int i = 0; i < k; ++i) f();
+}
 #undef OPTCOLL_COUNTED
 
 void count_mode(int k, const std::string& op, std::int64_t bytes) {
@@ -308,6 +351,8 @@ void count_mode(int k, const std::string& op, std::int64_t bytes) {
                             : optcoll::iallreduce(a.data(), b.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     r.wait();
   };
+  const bool hand = by_hand(bc, a.data(), b.data(), n);  // (also its warm-up)
+  const std::function<void()> hand_written = [&] { by_hand(bc, a.data(), b.data(), n); };
   for (const auto* f :
        {&native, &native_persistent, &ours, &ours_persistent, &native_nonblocking, &ours_nonblocking})  // warm-up
     if (f != &native_persistent || kNativePersistent) (*f)();
@@ -324,6 +369,8 @@ void count_mode(int k, const std::string& op, std::int64_t bytes) {
   MPI_Barrier(MPI_COMM_WORLD);
   counted_optcoll_nonblocking(k, ours_nonblocking);
   MPI_Barrier(MPI_COMM_WORLD);
+  if (hand) counted_by_hand(k, hand_written);
+  MPI_Barrier(MPI_COMM_WORLD);
   if (kNativePersistent) MPI_Request_free(&nr);
 }
 
@@ -333,6 +380,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  MPI_Comm_dup(MPI_COMM_WORLD, &g_hand);
   std::int64_t lo = 8;
   std::int64_t hi = std::int64_t{16} << 20;
   int reps = 41;
@@ -356,6 +404,7 @@ int main(int argc, char** argv) {
   }
   if (count_calls > 0) {
     count_mode(count_calls, which == "both" ? "bcast" : which, lo);
+    MPI_Comm_free(&g_hand);
     MPI_Finalize();
     return 0;
   }
@@ -368,6 +417,7 @@ int main(int argc, char** argv) {
     overlap_mode(csv, lo, hi, reps, which);
   else
     persistent_mode(csv, lo, hi, reps, which);
+  MPI_Comm_free(&g_hand);
   MPI_Finalize();
   return 0;
 }

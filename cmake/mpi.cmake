@@ -15,6 +15,7 @@ add_library(optcoll_mpi
   src/mpi/datatype.cpp
   src/mpi/executor.cpp
   src/mpi/executor_apply.cpp
+  src/mpi/executor_resolved.cpp
   src/mpi/local_reduce.cpp
   src/mpi/comm_cache.cpp
   src/mpi/calibrate.cpp

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Instructions per 8 B Bcast and Allreduce call (callgrind): native
 # blocking, native persistent (start + wait), optcoll blocking, optcoll
-# persistent (start + wait), at every rank; build/mpi_requests --count-calls
+# persistent (start + wait), and the same rounds written by hand over PMPI
+# (by_hand_ir: mpi_requests' by_hand(); empty where not written for this p),
+# at every rank; build/mpi_requests --count-calls
 # runs K calls of each in a function of its own, and callgrind's inclusive
 # cost of that function / K is the count. A rank that waits for another
 # counts its polling too, so these vary with the machine's load. The *_own
@@ -46,7 +48,7 @@ cmd="scripts/callgrind-requests.sh --np $np --calls $calls"
   echo "# mpi: $(mpiexec --version 2>&1 | head -1)"
   echo "# ranks: $np"
   echo "# command: $cmd"
-  echo "op,rank,build,native_ir,native_persistent_ir,optcoll_ir,optcoll_persistent_ir,persistent_over_native,optcoll_own_ir,optcoll_persistent_own_ir"
+  echo "op,rank,build,native_ir,native_persistent_ir,optcoll_ir,optcoll_persistent_ir,persistent_over_native,optcoll_own_ir,optcoll_persistent_own_ir,by_hand_ir"
 } >"$work/out.csv"
 grind() {  # grind DIR OP PREFIX [ARGS...]: one run under callgrind, a profile per rank
   local dir=$1 op=$2 prefix=$3
@@ -74,7 +76,7 @@ for i in "${!dirs[@]}"; do
       f="$work/all.$op.$r"
       n=$(ir "$f" native) np_=$(ir "$f" native_persistent) o=$(ir "$f" optcoll) op_=$(ir "$f" optcoll_persistent)
       ratio=$(awk -v a="$op_" -v b="$n" 'BEGIN { if (a != "" && b > 0) printf "%.3f", a / b }')
-      echo "$op,$r,$label,$n,$np_,$o,$op_,$ratio,$(own "$work/optcoll.$op.$r"),$(own "$work/optcoll_persistent.$op.$r")" \
+      echo "$op,$r,$label,$n,$np_,$o,$op_,$ratio,$(own "$work/optcoll.$op.$r"),$(own "$work/optcoll_persistent.$op.$r"),$(ir "$f" by_hand)" \
         >>"$work/out.csv"
     done
   done

@@ -95,11 +95,13 @@ void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch, cons
   packed_chunk_bytes_ = -1;
   parts_.clear();
   run_ = nullptr;
+  resolved_ = {};
 }
 
 void MpiExecutor::set_parts(std::span<const Part> parts) {
   parts_.assign(parts.begin(), parts.end());
   if (!parts_.empty()) base_ = static_cast<std::byte*>(parts_[0].base);
+  resolved_ = {};
 }
 
 void MpiExecutor::part_boundaries(std::span<const Part> parts, std::vector<std::int64_t>& out) {
@@ -131,6 +133,8 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool p
   round_open_ = false;
   hold_ = false;
   held_send_ = held_recv_ = Held{};
+  open_recv_ = kNoRecv;
+  fast_ = resolve();
   if (post_first && compiled.rounds() > 0) post_next();
 }
 
@@ -148,7 +152,10 @@ void MpiExecutor::post_next() {
   const std::size_t end = run_->apply[r];
   in_.form = Form::none;
   round_writes_ = run_->round_end[r] > end;
-  for (; next_ < end; ++next_) post(run_->entries[next_]);
+  if (fast_)
+    post_resolved(end);
+  else
+    for (; next_ < end; ++next_) post(run_->entries[next_]);
   round_open_ = true;
 }
 
@@ -230,7 +237,9 @@ void MpiExecutor::close_round() {
     next_ = end;
     return;
   }
-  if (in_.form != Form::none) {
+  if (open_recv_ != kNoRecv) {
+    finish_resolved(std::exchange(open_recv_, kNoRecv));
+  } else if (in_.form != Form::none) {
     // A round may send a block and combine into it (the dissemination
     // allreduce sends W and receives into W): the send, deferred, must
     // finish before the receive's data is applied.
@@ -252,6 +261,10 @@ void MpiExecutor::complete() {
   if (round_open_) close_round();
   const bool hold = cfg_.wait == WaitMode::block && !run_->independent && !other_requests_running();
   while (next_round_ < run_->rounds()) {
+    if (!run_->independent && next_ == run_->round_end[static_cast<std::size_t>(next_round_)]) {
+      ++next_round_;  // nothing to post or apply (a tree's leaf before its round)
+      continue;
+    }
     hold_ = hold;
     post_next();
     close_round();
@@ -348,90 +361,6 @@ void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int6
       check(PMPI_Irecv(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
     requests_.push_back(r);
   }
-}
-
-// Below this many bytes copying the segments costs less than building,
-// committing and freeing a datatype (a few microseconds).
-constexpr std::int64_t kIndexedMinBytes = 16 << 10;
-
-bool MpiExecutor::post_indexed(bool is_send, int peer, const Message& m) {
-  if (m.elements > cfg_.chunk || m.elements * cfg_.type.size < kIndexedMinBytes) return false;
-  index_lengths_.clear();
-  index_addresses_.clear();
-  for (const Segment& s : m.segs) {
-    MPI_Aint a = 0;
-    check(PMPI_Get_address(at(s.offset), &a), "MPI_Get_address");
-    index_lengths_.push_back(static_cast<int>(s.count));  // <= elements <= chunk <= INT_MAX
-    index_addresses_.push_back(a);
-  }
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  check(PMPI_Type_create_hindexed(static_cast<int>(m.segs.size()), index_lengths_.data(), index_addresses_.data(),
-                                  cfg_.type.type, &type),
-        "MPI_Type_create_hindexed");
-  check(PMPI_Type_commit(&type), "MPI_Type_commit");
-  MPI_Request r = MPI_REQUEST_NULL;
-  const int rc = is_send ? PMPI_Isend(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r)
-                         : PMPI_Irecv(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r);
-  // Freeing the type leaves the pending operation intact (MPI 4.0 §5.1.5).
-  check(PMPI_Type_free(&type), "MPI_Type_free");
-  check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
-  requests_.push_back(r);
-  return true;
-}
-
-// Bytes reserved for packed chunk k of m (every chunk but the last is full).
-int MpiExecutor::packed_capacity(std::int64_t k, const Message& m) {
-  if (packed_chunk_bytes_ < 0) {
-    int bytes = 0;
-    check(PMPI_Pack_size(static_cast<int>(cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes), "MPI_Pack_size");
-    packed_chunk_bytes_ = bytes;
-  }
-  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
-  if (k + 1 < chunks) return static_cast<int>(packed_chunk_bytes_);
-  int bytes = 0;
-  check(PMPI_Pack_size(static_cast<int>(m.elements - (chunks - 1) * cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes),
-        "MPI_Pack_size");
-  return bytes;
-}
-
-void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
-  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
-  const int last = packed_capacity(chunks - 1, m);
-  m.buf = (is_send ? scratch_->send : scratch_->recv).get((chunks - 1) * packed_chunk_bytes_ + last);
-  if (!is_send) {
-    for (std::int64_t k = 0; k < chunks; ++k) {
-      MPI_Request r = MPI_REQUEST_NULL;
-      check(
-          PMPI_Irecv(m.buf + k * packed_chunk_bytes_, packed_capacity(k, m), MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r),
-          "MPI_Irecv");
-      requests_.push_back(r);
-    }
-    return;
-  }
-  // Pack the element stream piece by piece, cut at every chunk boundary.
-  int pos = 0;
-  std::int64_t k = 0;
-  std::int64_t in_chunk = 0;
-  const auto flush = [&] {
-    MPI_Request r = MPI_REQUEST_NULL;
-    check(PMPI_Isend(m.buf + k * packed_chunk_bytes_, pos, MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
-    requests_.push_back(r);
-    pos = 0;
-    in_chunk = 0;
-    ++k;
-  };
-  for (const Segment& s : m.segs) {
-    for (std::int64_t a = 0; a < s.count;) {
-      const std::int64_t c = std::min(s.count - a, cfg_.chunk - in_chunk);
-      check(PMPI_Pack(at(s.offset + a), static_cast<int>(c), cfg_.type.type, m.buf + k * packed_chunk_bytes_,
-                      packed_capacity(k, m), &pos, cfg_.comm),
-            "MPI_Pack");
-      a += c;
-      in_chunk += c;
-      if (in_chunk == cfg_.chunk) flush();
-    }
-  }
-  if (in_chunk > 0) flush();
 }
 
 void MpiExecutor::post_send(const Entry& e) {

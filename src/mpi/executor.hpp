@@ -34,9 +34,10 @@
 //    is optcoll's own loop instead (mpi/local_reduce.hpp), written straight
 //    into own (such a type has no holes).
 //
-// Polling (WaitMode::poll, an oversubscribed node): sends straight from the
-// buffer (one segment, one chunk) are not waited for at the end of their
-// round: they complete in the background (a sender on an oversubscribed
+// Polling (WaitMode::poll, an oversubscribed node): sends of more than
+// kDeferMinBytes straight from the buffer (one segment, one chunk) are not
+// waited for at the end of their round (smaller ones complete when posted,
+// below, in either mode): they complete in the background (a sender on an oversubscribed
 // node otherwise waits a whole scheduling cycle for the receiver) and are
 // completed before a later receive or local operation writes into their
 // blocks, when more than 16 are pending, and at the end of the plan.
@@ -77,6 +78,19 @@
 // bytes goes out inline). Not while polling, not for sends left to
 // complete in the background, not for independent rounds, and not while
 // other requests are running (a wait must advance them; wait_all()).
+//
+// Resolved form (executor_resolved.cpp). When every message of a compiled
+// plan is one segment, one MPI call, straight from / into its place (or a
+// staging copy for a combine), and completes in its round, the executor
+// resolves each message's address, count and combine operand once, and
+// later runs of the same compilation on the same buffers post from that
+// list: no segments, forms or address arithmetic per message. Small
+// messages, the case where the executor's own instructions are a call's
+// cost, are all of this kind (an 8 B persistent Allreduce at np 8 on 2
+// cores: 2400-2900 of optcoll's own instructions per call before, 1300-1700
+// after; docs/benchmarks/requests.md). A run is resolved again when the
+// compilation (Compiled::id), the buffers or the scratch it stages into
+// have changed.
 //
 // Independent rounds (Compiled::independent: the shift schedule of
 // Alltoall(v), the linear Gather(v)/Scatter(v) and Scan/Exscan) stream
@@ -190,6 +204,11 @@ class MpiExecutor final {
   bool progress();
   void complete();
 
+  // Whether the last run took the resolved form (see above), and how many
+  // times this executor has resolved addresses (tests).
+  bool resolved() const noexcept { return fast_; }
+  int resolutions() const noexcept { return resolutions_; }
+
  private:
   using Entry = plan::Compiled::Entry;
   using Kind = plan::Compiled::Kind;
@@ -227,7 +246,7 @@ class MpiExecutor final {
   int packed_capacity(std::int64_t k, const Message& m);
   // Whether a send of bytes completes in its round (not left to complete in the background).
   bool completes_in_round(std::int64_t bytes) const noexcept {
-    return cfg_.wait == WaitMode::block && (!cfg_.one_node || bytes <= kDeferMinBytes || bytes > kDeferBytes);
+    return bytes <= kDeferMinBytes || (cfg_.wait == WaitMode::block && (!cfg_.one_node || bytes > kDeferBytes));
   }
   // A message held for the blocking form: one call of count elements.
   struct Held {
@@ -257,6 +276,12 @@ class MpiExecutor final {
     return reduce_ != nullptr && count * cfg_.type.size <= kLocalReduceMaxBytes;
   }
   void finish_recv();
+  // The resolved form (executor_resolved.cpp): whether this run takes it
+  // (resolving the addresses when they have changed), posting a round's
+  // messages from it, and applying its receive once arrived.
+  bool resolve();
+  void post_resolved(std::size_t end);
+  void finish_resolved(std::size_t k);
   void apply(const Entry& e);  // an initial copy or a local piece
   // to (action)= from for count elements (one segment each).
   void apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, plan::Action action);
@@ -266,7 +291,8 @@ class MpiExecutor final {
     plan::Segment seg;
   };
   static constexpr std::size_t kMaxDeferred = 16;      // sends in flight at most
-  static constexpr std::int64_t kDeferMinBytes = 256;  // blocking: sends in (min, max] complete in the background
+  static constexpr std::int64_t kDeferMinBytes = 256;  // up to this, sends complete in their round
+  // blocking on one node: sends in (kDeferMinBytes, kDeferBytes] complete in the background
   static constexpr std::int64_t kDeferBytes = 32768;
   void defer(MPI_Request r, plan::Segment seg, std::int64_t bytes);
   // Completes the deferred sends that read elements of segs (all if empty).
@@ -298,6 +324,30 @@ class MpiExecutor final {
   bool hold_ = false;            // the round being posted takes the blocking form
   Held held_send_;
   Held held_recv_;
+  // The resolved form. posts_[k]: entry k's message (messages only).
+  struct Post {
+    std::byte* buf = nullptr;         // send: source; receive: destination (recv_combine: the staging copy)
+    std::byte* into = nullptr;        // recv_combine: what it combines into
+    const std::byte* init = nullptr;  // recv_initial: the initial content
+    int count = 0;
+  };
+  struct Resolved {  // what posts_ was resolved for
+    const plan::Compiled* compiled = nullptr;
+    std::uint64_t id = 0;          // compiled->id; 0: nothing resolved
+    bool fits = false;             // the compilation takes the resolved form
+    std::int64_t stage_bytes = 0;  // the largest combine's staging copy
+    bool addresses = false;        // posts_ holds addresses, resolved in these buffers:
+    std::byte* base = nullptr;
+    const std::byte* init = nullptr;
+    std::byte* groups = nullptr;
+    std::byte* stage = nullptr;
+  };
+  std::vector<Post> posts_;
+  Resolved resolved_;
+  bool fast_ = false;  // this run takes the resolved form
+  int resolutions_ = 0;
+  static constexpr std::size_t kNoRecv = ~std::size_t{0};
+  std::size_t open_recv_ = kNoRecv;  // the open round's receive (resolved form)
 };
 
 }  // namespace optcoll::mpi

@@ -1,6 +1,7 @@
-// The MPI executor, applying side: unpacking arrived messages, combining
-// with MPI_Reduce_local (small combines of predefined operators on
-// predefined types: optcoll's own loop, mpi/local_reduce.hpp), and the
+// The MPI executor's messages of several segments (an hindexed datatype, or
+// MPI_Pack'ed in chunks) and its applying side: unpacking arrived messages,
+// combining with MPI_Reduce_local (small combines of predefined operators
+// on predefined types: optcoll's own loop, mpi/local_reduce.hpp), and the
 // plan's local copies and combinations.
 #include <algorithm>
 #include <cstring>
@@ -12,6 +13,90 @@ namespace optcoll::mpi {
 
 using plan::Action;
 using plan::Segment;
+
+// Below this many bytes copying the segments costs less than building,
+// committing and freeing a datatype (a few microseconds).
+constexpr std::int64_t kIndexedMinBytes = 16 << 10;
+
+bool MpiExecutor::post_indexed(bool is_send, int peer, const Message& m) {
+  if (m.elements > cfg_.chunk || m.elements * cfg_.type.size < kIndexedMinBytes) return false;
+  index_lengths_.clear();
+  index_addresses_.clear();
+  for (const Segment& s : m.segs) {
+    MPI_Aint a = 0;
+    check(PMPI_Get_address(at(s.offset), &a), "MPI_Get_address");
+    index_lengths_.push_back(static_cast<int>(s.count));  // <= elements <= chunk <= INT_MAX
+    index_addresses_.push_back(a);
+  }
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check(PMPI_Type_create_hindexed(static_cast<int>(m.segs.size()), index_lengths_.data(), index_addresses_.data(),
+                                  cfg_.type.type, &type),
+        "MPI_Type_create_hindexed");
+  check(PMPI_Type_commit(&type), "MPI_Type_commit");
+  MPI_Request r = MPI_REQUEST_NULL;
+  const int rc = is_send ? PMPI_Isend(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r)
+                         : PMPI_Irecv(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r);
+  // Freeing the type leaves the pending operation intact (MPI 4.0 §5.1.5).
+  check(PMPI_Type_free(&type), "MPI_Type_free");
+  check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
+  requests_.push_back(r);
+  return true;
+}
+
+// Bytes reserved for packed chunk k of m (every chunk but the last is full).
+int MpiExecutor::packed_capacity(std::int64_t k, const Message& m) {
+  if (packed_chunk_bytes_ < 0) {
+    int bytes = 0;
+    check(PMPI_Pack_size(static_cast<int>(cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes), "MPI_Pack_size");
+    packed_chunk_bytes_ = bytes;
+  }
+  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
+  if (k + 1 < chunks) return static_cast<int>(packed_chunk_bytes_);
+  int bytes = 0;
+  check(PMPI_Pack_size(static_cast<int>(m.elements - (chunks - 1) * cfg_.chunk), cfg_.type.type, cfg_.comm, &bytes),
+        "MPI_Pack_size");
+  return bytes;
+}
+
+void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
+  const std::int64_t chunks = (m.elements + cfg_.chunk - 1) / cfg_.chunk;
+  const int last = packed_capacity(chunks - 1, m);
+  m.buf = (is_send ? scratch_->send : scratch_->recv).get((chunks - 1) * packed_chunk_bytes_ + last);
+  if (!is_send) {
+    for (std::int64_t k = 0; k < chunks; ++k) {
+      MPI_Request r = MPI_REQUEST_NULL;
+      check(
+          PMPI_Irecv(m.buf + k * packed_chunk_bytes_, packed_capacity(k, m), MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r),
+          "MPI_Irecv");
+      requests_.push_back(r);
+    }
+    return;
+  }
+  // Pack the element stream piece by piece, cut at every chunk boundary.
+  int pos = 0;
+  std::int64_t k = 0;
+  std::int64_t in_chunk = 0;
+  const auto flush = [&] {
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(PMPI_Isend(m.buf + k * packed_chunk_bytes_, pos, MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    requests_.push_back(r);
+    pos = 0;
+    in_chunk = 0;
+    ++k;
+  };
+  for (const Segment& s : m.segs) {
+    for (std::int64_t a = 0; a < s.count;) {
+      const std::int64_t c = std::min(s.count - a, cfg_.chunk - in_chunk);
+      check(PMPI_Pack(at(s.offset + a), static_cast<int>(c), cfg_.type.type, m.buf + k * packed_chunk_bytes_,
+                      packed_capacity(k, m), &pos, cfg_.comm),
+            "MPI_Pack");
+      a += c;
+      in_chunk += c;
+      if (in_chunk == cfg_.chunk) flush();
+    }
+  }
+  if (in_chunk > 0) flush();
+}
 
 // Unpacks a packed receive into the working buffer (dst0 == nullptr) or into
 // a scratch copy whose element j (of the message) is at dst0 + j*extent.

@@ -2,6 +2,7 @@
 // with an executor that writes entries instead of moving data, and keeps the
 // untouched-block bookkeeping of the initial content.
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <vector>
 
@@ -14,9 +15,15 @@ namespace {
 
 using Kind = Compiled::Kind;
 
+std::uint64_t next_id() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 class Compiler final : public Executor {
  public:
   Compiler(const BlockLayout& layout, const CompileOptions& o, Compiled& c) : layout_(layout), c_(c) {
+    c.id = 0;           // until finished (a failed compile leaves none)
     c.entries.clear();  // keeps the capacity: recompiling allocates nothing
     c.segments.clear();
     c.apply.clear();
@@ -260,6 +267,7 @@ void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c) {
   run(plan, compiler);
   compiler.finish();
   c.independent = options.final_messages && rounds_independent(c);
+  c.id = next_id();
 }
 
 void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::int64_t extent, Compiled& c) {
@@ -270,6 +278,7 @@ void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::i
   const bool sends = to >= 0 && send.count > 0, receives = from >= 0 && recv.count > 0;
   if (sends && receives && send.offset < recv.offset + recv.count && recv.offset < send.offset + send.count)
     throw Error(Errc::internal, "compile_exchange: the receive overwrites the send");
+  c.id = 0;
   c.entries.clear();
   c.segments.clear();
   c.apply.clear();
@@ -285,6 +294,7 @@ void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::i
   c.largest = std::max(sends ? send.count : 0, receives ? recv.count : 0);
   c.apply.push_back(c.entries.size());
   c.round_end.push_back(c.entries.size());
+  c.id = next_id();
 }
 
 Compiled compile(const RankPlan& plan, const CompileOptions& options) {

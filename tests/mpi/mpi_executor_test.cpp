@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -311,6 +312,21 @@ TEST(MpiExecutor, ReplayedCallsMatchNative) {
   EXPECT_EQ(bc.largest, count);
 }
 
+// The plan of `algorithm` for op over count MPI_INTs on s, prepared.
+std::unique_ptr<mpi::PreparedPlan> prepare(mpi::CommState& s, plan::Collective op, std::int64_t count, int root,
+                                           const char* algorithm) {
+  const select::Call call{.op = op, .p = s.size, .elem_size = 4, .count = count, .exact = true};
+  const mpi::Choice choice = mpi::choose(s, call, Options{algorithm, 0});
+  plan::PlanSpec spec;
+  spec.op = op;
+  spec.p = s.size;
+  spec.root = root;
+  spec.count = count;
+  spec.blocks = choice.blocks;
+  spec.exact = true;
+  return std::make_unique<mpi::PreparedPlan>(s, choice, spec, nullptr);
+}
+
 // A prepared plan with its own executor and scratch, bound once and run
 // many times on new data (the persistent requests' form): every run equals
 // native MPI, with blocking optcoll calls on the same communicator between
@@ -326,16 +342,8 @@ TEST(MpiExecutor, PreparedPlanRunsManyTimes) {
   const int root = 1;
   for (plan::Collective op : {plan::Collective::bcast, plan::Collective::allreduce}) {
     const std::int64_t count = op == plan::Collective::bcast ? 10 : 1000;
-    const select::Call call{.op = op, .p = p, .elem_size = 4, .count = count, .exact = true};
-    const mpi::Choice choice = mpi::choose(s, call, Options{"circulant", 0});
-    plan::PlanSpec spec;
-    spec.op = op;
-    spec.p = p;
-    spec.root = op == plan::Collective::bcast ? root : 0;
-    spec.count = count;
-    spec.blocks = choice.blocks;
-    spec.exact = true;
-    mpi::PreparedPlan prepared(s, choice, spec, nullptr);
+    const auto owned = prepare(s, op, count, op == plan::Collective::bcast ? root : 0, "circulant");
+    mpi::PreparedPlan& prepared = *owned;
     mpi::MpiExecutor ex;
     mpi::Scratch scratch;
     std::vector<int> buf(static_cast<std::size_t>(count));
@@ -376,6 +384,57 @@ TEST(MpiExecutor, PreparedPlanRunsManyTimes) {
     }
     EXPECT_EQ(prepared.compilations(), 1);
   }
+}
+
+// The resolved form (mpi/executor.hpp): an 8-byte Allreduce (every message
+// one call, completed in its round) runs from addresses resolved once, and
+// resolved again when its staging copy or its buffer moves; every run
+// equals native MPI. A plan of several segments per message does not take
+// it (the scattered Bcast above).
+TEST(MpiExecutor, ResolvedFormFollowsTheBuffers) {
+  TestComm comm;
+  const int p = world_size();
+  const int r = world_rank();
+  if (p == 1) GTEST_SKIP() << "one rank: no plan";
+  mpi::CommState& s = mpi::comm_state(comm);
+  const std::int64_t count = 2;
+  const auto owned = prepare(s, plan::Collective::allreduce, count, 0, "doubling");
+  mpi::PreparedPlan& prepared = *owned;
+  mpi::MpiExecutor ex;
+  mpi::Scratch scratch;
+  std::vector<int> a(count), b(count);
+  const mpi::ExecConfig cfg = mpi::exec_config(s, mpi::TypeInfo::of(MPI_INT), MPI_SUM);
+  // run 0, 1: buffer a; 2: the staging copy moved; 3: buffer b.
+  int expected_resolutions = 0;
+  for (int run = 0; run < 4; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    std::vector<int>& buf = run < 3 ? a : b;
+    if (run == 0 || run == 3) prepared.bind(cfg, {buf.data()}, ex, scratch);
+    if (run == 2) scratch.recv.get(std::int64_t{1} << 20);  // moves: the next run stages elsewhere
+    for (std::int64_t i = 0; i < count; ++i)
+      buf[static_cast<std::size_t>(i)] = (r + 3) * (run + 1) + static_cast<int>(i);
+    // Formula: sum over ranks q of (q + 3)(run + 1) + i.
+    const int sum = (p * (p - 1) / 2 + 3 * p) * (run + 1);
+    prepared.run();
+    for (std::int64_t i = 0; i < count; ++i) EXPECT_EQ(buf[static_cast<std::size_t>(i)], sum + p * static_cast<int>(i));
+    EXPECT_TRUE(ex.resolved());
+    // Run 2 resolves again where this rank combines what arrives (a rank
+    // folded out of the doubling at p != 2^k only receives the result).
+    const auto& entries = prepared.compiled().entries;
+    const bool stages = std::any_of(entries.begin(), entries.end(),
+                                    [](const auto& e) { return e.kind == plan::Compiled::Kind::recv_combine; });
+    if (run == 0 || run == 3 || (run == 2 && stages)) ++expected_resolutions;
+    EXPECT_EQ(ex.resolutions(), expected_resolutions);
+  }
+  std::vector<int> bytes(64, r);
+  mpi::MpiExecutor other;
+  mpi::ExecConfig bcfg = cfg;
+  bcfg.op = MPI_OP_NULL;
+  const plan::Compiled scattered = plan::compile(ScatteredBcast(p, 0, r, 64, 7), {});
+  other.bind(bcfg, bytes.data(), s.scratch);
+  other.run(scattered);
+  EXPECT_FALSE(other.resolved());
+  EXPECT_EQ(bytes, std::vector<int>(64, 0));
 }
 
 TEST(MpiExecutor, ChunkLimitFromEnvironment) {

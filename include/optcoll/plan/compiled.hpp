@@ -105,6 +105,10 @@ struct Compiled {
   bool final_messages = false;
   std::int64_t in_flight = 0;
   std::vector<std::int64_t> boundaries;
+  // A fresh value at every compile() and compile_exchange() (never 0): an
+  // executor that resolved this compilation's addresses knows when they no
+  // longer fit (a Compiled reused for another compilation keeps its address).
+  std::uint64_t id = 0;
 
   std::int64_t rounds() const noexcept { return static_cast<std::int64_t>(round_end.size()); }
   // The segments of message e (one: written to `one`).
