@@ -6,7 +6,8 @@
 // form would for the same entries (the same calls with the same arguments,
 // the same combines in the same order); it skips only finding them again.
 // Every MPI test of a small message runs it against the native collective;
-// tests/mpi/test_executor_resolved.cpp checks that addresses are resolved
+// MpiExecutor.ResolvedFormFollowsTheBuffers (tests/mpi/mpi_executor_test.cpp)
+// checks that addresses are resolved
 // again when the buffers or the staging copy move.
 #include <algorithm>
 #include <utility>
