@@ -7,8 +7,8 @@
 // the same combines in the same order); it skips only finding them again.
 // Every MPI test of a small message runs it against the native collective;
 // MpiExecutor.ResolvedFormFollowsTheBuffers (tests/mpi/mpi_executor_test.cpp)
-// checks that addresses are resolved
-// again when the buffers or the staging copy move.
+// checks that addresses are resolved again when the buffers or the staging
+// copy move.
 #include <algorithm>
 #include <utility>
 
