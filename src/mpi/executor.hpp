@@ -331,9 +331,8 @@ class MpiExecutor final {
     const std::byte* init = nullptr;  // recv_initial: the initial content
     int count = 0;
   };
-  struct Resolved {  // what posts_ was resolved for
-    const plan::Compiled* compiled = nullptr;
-    std::uint64_t id = 0;          // compiled->id; 0: nothing resolved
+  struct Resolved {                // what posts_ was resolved for
+    std::uint64_t id = 0;          // the compilation's Compiled::id (unique to it); 0: none
     bool fits = false;             // the compilation takes the resolved form
     std::int64_t stage_bytes = 0;  // the largest combine's staging copy
     bool addresses = false;        // posts_ holds addresses, resolved in these buffers:

@@ -20,10 +20,9 @@ bool MpiExecutor::resolve() {
   const plan::Compiled& c = *run_;
   if (c.independent || c.id == 0) return false;  // a sliding window; or not from compile()
   const TypeInfo& t = cfg_.type;
-  if (resolved_.compiled != &c || resolved_.id != c.id) {
+  if (resolved_.id != c.id) {
     // Once per compilation, O(entries): whether every message fits.
     resolved_ = Resolved{};
-    resolved_.compiled = &c;
     resolved_.id = c.id;
     bool fits = true;
     std::int64_t stage = 0;
