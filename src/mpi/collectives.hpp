@@ -24,12 +24,19 @@ struct CallInfo {
   int size = 1;
   int rank = 0;
   TypeInfo type;
-  CommState* state = nullptr;  // the communicator's cache, if built already
-  bool named_type = true;      // a predefined datatype
+  CommState* state = nullptr;    // the communicator's cache, if built already
+  bool named_type = true;        // a predefined datatype
+  std::uint8_t type_groups = 0;  // a predefined datatype's: type_groups()
 
   CommState& comm_state(MPI_Comm comm) const { return state != nullptr ? *state : mpi::comm_state(comm); }
 };
 CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
+
+// The groups of MPI-4.0 §6.9.2 a predefined datatype belongs to, as a bit
+// set, for check_op() and exact_op(): computed once per datatype in
+// check_call()'s cache of predefined datatypes (a few dozen handle
+// comparisons; a call then tests bits). 0 for a derived datatype.
+std::uint8_t type_groups(MPI_Datatype type) noexcept;
 
 // MPI_ERR_OP for MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP, and a predefined
 // operator on a datatype it is not defined for (validate_op.cpp). Local.

@@ -135,7 +135,9 @@ void MpiExecutor::start(const plan::Compiled& compiled, const void* init, bool p
   held_send_ = held_recv_ = Held{};
   open_recv_ = kNoRecv;
   fast_ = resolve();
-  if (post_first && compiled.rounds() > 0) post_next();
+  if (!post_first) return;  // (complete() skips the empty rounds)
+  skip_empty();
+  if (next_round_ < compiled.rounds()) post_next();
 }
 
 void MpiExecutor::post_next() {
@@ -247,12 +249,12 @@ void MpiExecutor::close_round() {
     if (in_.form != Form::direct || in_.entry->kind != Kind::recv) finish_recv();  // a copy straight in: done
     in_.form = Form::none;
   }
-  for (; next_ < end; ++next_) apply(run_->entries[next_]);
+  for (; next_ < end; ++next_) apply_next();
 }
 
 void MpiExecutor::end_run() {
   if (!deferred_.empty()) complete_deferred({}, true);
-  for (; next_ < run_->entries.size(); ++next_) apply(run_->entries[next_]);
+  for (; next_ < run_->entries.size(); ++next_) apply_next();
   run_ = nullptr;
 }
 
@@ -260,11 +262,7 @@ void MpiExecutor::complete() {
   if (run_ == nullptr) return;  // progress() finished the run
   if (round_open_) close_round();
   const bool hold = cfg_.wait == WaitMode::block && !run_->independent && !other_requests_running();
-  while (next_round_ < run_->rounds()) {
-    if (!run_->independent && next_ == run_->round_end[static_cast<std::size_t>(next_round_)]) {
-      ++next_round_;  // nothing to post or apply (a tree's leaf before its round)
-      continue;
-    }
+  for (skip_empty(); next_round_ < run_->rounds(); skip_empty()) {
     hold_ = hold;
     post_next();
     close_round();
@@ -301,6 +299,7 @@ bool MpiExecutor::progress() {
       if (!test_all(requests_)) return false;
       if (round_writes_ && !deferred_done()) return false;
       close_round();
+      skip_empty();
     }
     if (next_round_ < run_->rounds()) {
       post_next();

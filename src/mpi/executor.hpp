@@ -82,9 +82,10 @@
 // Resolved form (executor_resolved.cpp). When every message of a compiled
 // plan is one segment, one MPI call, straight from / into its place (or a
 // staging copy for a combine), and completes in its round, the executor
-// resolves each message's address, count and combine operand once, and
-// later runs of the same compilation on the same buffers post from that
-// list: no segments, forms or address arithmetic per message. Small
+// resolves each message's address, count and combine operand, and each
+// local step's source and destination, once, and later runs of the same
+// compilation on the same buffers post and apply from that list: no
+// segments, forms or address arithmetic per entry. Small
 // messages, the case where the executor's own instructions are a call's
 // cost, are all of this kind (an 8 B persistent Allreduce at np 8 on 2
 // cores: 2400-2900 of optcoll's own instructions per call before, 1300-1700
@@ -257,6 +258,14 @@ class MpiExecutor final {
   bool hold(bool is_send, int peer, std::byte* buf, std::int64_t elements);  // true: held
   void run_held();
   void post_next();  // posts round next_round_ (independent rounds: the first window of them)
+  // Moves next_round_ past the rounds in which this rank neither posts nor
+  // applies anything (a tree's leaf before its round). Independent rounds
+  // stream through the window whole.
+  void skip_empty() noexcept {
+    if (run_->independent) return;
+    const std::int64_t rounds = run_->rounds();
+    while (next_round_ < rounds && next_ == run_->round_end[static_cast<std::size_t>(next_round_)]) ++next_round_;
+  }
   // Independent rounds: posts rounds while fewer than a window's requests
   // are in flight. slide(): completes what has arrived and posts rounds in
   // the room it left, until every round is done (block) or nothing more has
@@ -283,8 +292,18 @@ class MpiExecutor final {
   void post_resolved(std::size_t end);
   void finish_resolved(std::size_t k);
   void apply(const Entry& e);  // an initial copy or a local piece
-  // to (action)= from for count elements (one segment each).
-  void apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, plan::Action action);
+  // Entry next_, an initial copy or a local piece (in the resolved form at
+  // its resolved addresses).
+  void apply_next() {
+    const Entry& e = run_->entries[next_];
+    if (fast_)
+      apply_at(e, posts_[next_].init, posts_[next_].buf);
+    else
+      apply(e);
+  }
+  // e (an initial copy or a local piece) at the addresses of its source and
+  // destination: to (action)= from for e.count elements.
+  void apply_at(const Entry& e, const std::byte* from, std::byte* to);
   // Sends left running (WaitMode::poll, see above).
   struct Deferred {
     MPI_Request request;
@@ -324,12 +343,13 @@ class MpiExecutor final {
   bool hold_ = false;            // the round being posted takes the blocking form
   Held held_send_;
   Held held_recv_;
-  // The resolved form. posts_[k]: entry k's message (messages only).
+  // The resolved form. posts_[k]: entry k's addresses.
   struct Post {
-    std::byte* buf = nullptr;         // send: source; receive: destination (recv_combine: the staging copy)
+    std::byte* buf = nullptr;         // send: source; receive, initial, local: destination
+                                      // (recv_combine: the staging copy)
     std::byte* into = nullptr;        // recv_combine: what it combines into
-    const std::byte* init = nullptr;  // recv_initial: the initial content
-    int count = 0;
+    const std::byte* init = nullptr;  // recv_initial: the initial content; initial, local: the source
+    std::int64_t count = 0;           // (messages: <= chunk <= INT_MAX)
   };
   struct Resolved {                // what posts_ was resolved for
     std::uint64_t id = 0;          // the compilation's Compiled::id (unique to it); 0: none

@@ -195,32 +195,32 @@ void MpiExecutor::finish_recv() {
 // What the compiled plan does between messages: a copy of initial content
 // into the buffer, or a piece of the plan's local copies and combinations.
 void MpiExecutor::apply(const Entry& e) {
-  if (e.kind == Kind::initial) {
-    copy_elements(init_at(e.at), at(e.at), e.count, cfg_.type, scratch_->copy);
-    return;
-  }
-  apply_piece(e.from, e.at, e.count, e.action);
-}
-
-void MpiExecutor::apply_piece(std::int64_t from, std::int64_t to, std::int64_t count, Action action) {
-  const TypeInfo& t = cfg_.type;
+  if (e.kind == Kind::initial) return apply_at(e, init_at(e.at), at(e.at));  // (nothing sent reads a fresh block)
   if (!deferred_.empty()) {
-    const Segment s{to, count};
+    const Segment s{e.at, e.count};
     complete_deferred({&s, 1}, false);
   }
-  std::byte* f = at(from);
-  std::byte* d = at(to);
+  apply_at(e, at(e.from), at(e.at));
+}
+
+void MpiExecutor::apply_at(const Entry& e, const std::byte* from, std::byte* to) {
+  const TypeInfo& t = cfg_.type;
+  const std::int64_t count = e.count;
+  const Action action = e.kind == Kind::initial ? Action::copy : e.action;
   if (action == Action::copy) {
-    copy_elements(f, d, count, t, scratch_->copy);
+    if (t.contiguous)  // (copy_elements' own test, without its call)
+      std::memmove(offset(to, t.true_lb), offset(from, t.true_lb), static_cast<std::size_t>(count * t.size));
+    else
+      copy_elements(from, to, count, t, scratch_->copy);
   } else if (action == Action::combine_before) {
-    combine(f, d, count, Action::combine_before);
+    combine(const_cast<std::byte*>(from), to, count, Action::combine_before);  // reads `from` only
   } else if (own_loop(count)) {
-    reduce_(d, f, d, count);  // writes d only
+    reduce_(to, from, to, count);  // writes `to` only
   } else {
     // to = to (+) from without writing `from`: combine on a copy of it.
     std::byte* tmp = offset(scratch_->in.get(t.span_bytes(count)), -t.true_lb);
-    copy_elements(f, tmp, count, t, scratch_->copy);
-    combine(tmp, d, count, Action::combine_after);
+    copy_elements(from, tmp, count, t, scratch_->copy);
+    combine(tmp, to, count, Action::combine_after);
   }
 }
 

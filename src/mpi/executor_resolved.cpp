@@ -1,6 +1,8 @@
 // The MPI executor's resolved form (executor.hpp): a compiled plan whose
 // messages are all one segment, one MPI call, completed in their round is
-// posted from addresses resolved once per compilation and buffers.
+// posted and applied from addresses resolved once per compilation and
+// buffers (its local steps too: no send is left running in this form, so
+// none of them waits for one).
 //
 // Invariant: a run in the resolved form posts and applies what the generic
 // form would for the same entries (the same calls with the same arguments,
@@ -50,7 +52,7 @@ bool MpiExecutor::resolve() {
   for (std::size_t k = 0; k < c.entries.size(); ++k) {
     const Entry& e = c.entries[k];
     Post& p = posts_[k];
-    p.count = static_cast<int>(e.count);  // <= chunk <= INT_MAX (messages)
+    p.count = e.count;
     switch (e.kind) {
       case Kind::send:
       case Kind::recv:
@@ -68,7 +70,12 @@ bool MpiExecutor::resolve() {
         p.into = at(e.at);
         break;
       case Kind::initial:
+        p.buf = at(e.at);
+        p.init = init_at(e.at);
+        break;
       case Kind::local:
+        p.buf = at(e.at);
+        p.init = at(e.from);
         break;
     }
   }
@@ -86,7 +93,7 @@ void MpiExecutor::post_resolved(std::size_t end) {
     const Entry& e = run_->entries[next_];
     const Post& p = posts_[next_];
     if (!plan::Compiled::is_message(e.kind)) {
-      apply(e);  // a copy of initial content a message needs first
+      apply_next();  // a copy of initial content a message needs first
       continue;
     }
     const bool is_send = plan::Compiled::is_send(e.kind);
@@ -97,13 +104,14 @@ void MpiExecutor::post_resolved(std::size_t end) {
     const int peer = static_cast<int>(e.peer);
     // post_typed() for one call, without its chunk loop (per message, these
     // are the instructions the resolved form exists to save).
+    const int count = static_cast<int>(p.count);
     if (hold_) {
-      (is_send ? held_send_ : held_recv_) = Held{p.buf, p.count, peer};
+      (is_send ? held_send_ : held_recv_) = Held{p.buf, count, peer};
       continue;
     }
     MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = is_send ? PMPI_Isend(p.buf, p.count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r)
-                           : PMPI_Irecv(p.buf, p.count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r);
+    const int rc = is_send ? PMPI_Isend(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r)
+                           : PMPI_Irecv(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r);
     check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
     requests_.push_back(r);
   }
@@ -116,7 +124,7 @@ void MpiExecutor::finish_resolved(std::size_t k) {
     if (own_loop(p.count))
       reduce_(p.init, p.buf, p.buf, p.count);
     else
-      check(PMPI_Reduce_local(p.init, p.buf, p.count, cfg_.type.type, cfg_.op), "MPI_Reduce_local");
+      check(PMPI_Reduce_local(p.init, p.buf, static_cast<int>(p.count), cfg_.type.type, cfg_.op), "MPI_Reduce_local");
   } else if (e.kind == Kind::recv_combine) {
     combine(p.buf, p.into, p.count, e.action);
   }

@@ -18,20 +18,22 @@ struct NamedTypes {
   struct Entry {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     TypeInfo info;
+    std::uint8_t groups = 0;  // type_groups()
   };
   std::array<Entry, 8> entries{};
   std::size_t next = 0;
 
-  const TypeInfo* find(MPI_Datatype type) const noexcept {
+  const Entry* find(MPI_Datatype type) const noexcept {
     for (const Entry& e : entries)
-      if (e.type == type) return &e.info;
+      if (e.type == type) return &e;
     return nullptr;
   }
-  const TypeInfo& add(MPI_Datatype type) {
+  const Entry& add(MPI_Datatype type) {
     Entry& e = entries[next++ % entries.size()];
     e.info = TypeInfo::of(type);
+    e.groups = type_groups(type);
     e.type = type;
-    return e.info;
+    return e;
   }
 };
 thread_local NamedTypes t_named;
@@ -49,9 +51,10 @@ void check_count(std::int64_t count, const TypeInfo& t) {
 // The datatype part of check_call.
 void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
   if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
-  if (const TypeInfo* named = t_named.find(type)) {
+  if (const NamedTypes::Entry* named = t_named.find(type)) {
     c.named_type = true;
-    c.type = *named;
+    c.type = named->info;
+    c.type_groups = named->groups;
     check_count(count, c.type);
     return;
   }
@@ -63,7 +66,9 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
     throw MpiError(MPI_ERR_TYPE, "optcoll: invalid datatype");
   c.named_type = combiner == MPI_COMBINER_NAMED;
   if (c.named_type) {
-    c.type = t_named.add(type);
+    const NamedTypes::Entry& named = t_named.add(type);
+    c.type = named.info;
+    c.type_groups = named.groups;
   } else {
     // MPI has no "is committed" query, but packing zero elements of an
     // uncommitted type fails in both Open MPI and MPICH.

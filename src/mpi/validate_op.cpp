@@ -68,6 +68,22 @@ bool pair(MPI_Datatype t) {
   return in(t, {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT, MPI_2REAL,
                 MPI_2DOUBLE_PRECISION, MPI_2INTEGER});
 }
+bool integer_pair(MPI_Datatype t) {
+  return in(t, {MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_2INTEGER});
+}
+
+// type_groups()' bits.
+enum : std::uint8_t {
+  kCInteger = 1,
+  kFortranInteger = 2,
+  kFloating = 4,
+  kLogical = 8,
+  kComplex = 16,
+  kByte = 32,
+  kPair = 64,
+  kIntegerPair = 128,  // (with kPair)
+  kInteger = kCInteger | kFortranInteger,
+};
 
 // The predefined operators by the groups they take; none: a user operator.
 enum class Groups { none, max_min, sum_prod, logical_ops, bitwise, loc };
@@ -81,43 +97,51 @@ Groups groups_of(MPI_Op op) {
   return Groups::none;
 }
 
-bool applies(Groups g, MPI_Datatype t) {
-  const bool integer = c_integer(t) || fortran_integer(t);
+// Whether the operators of g apply to a datatype of these groups.
+bool applies(Groups g, std::uint8_t t) {
   switch (g) {
     case Groups::max_min:
-      return integer || floating(t);
+      return (t & (kInteger | kFloating)) != 0;
     case Groups::sum_prod:
-      return integer || floating(t) || complex(t);
+      return (t & (kInteger | kFloating | kComplex)) != 0;
     case Groups::logical_ops:
-      return c_integer(t) || logical(t);
+      return (t & (kCInteger | kLogical)) != 0;
     case Groups::bitwise:
-      return integer || t == MPI_BYTE;
+      return (t & (kInteger | kByte)) != 0;
     case Groups::loc:
-      return pair(t);
+      return (t & kPair) != 0;
     case Groups::none:
       break;
   }
   return true;
 }
 
-bool integer_pair(MPI_Datatype t) {
-  return in(t, {MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_2INTEGER});
-}
-
 }  // namespace
+
+std::uint8_t type_groups(MPI_Datatype t) noexcept {
+  std::uint8_t g = 0;
+  if (c_integer(t)) g |= kCInteger;
+  if (fortran_integer(t)) g |= kFortranInteger;
+  if (floating(t)) g |= kFloating;
+  if (logical(t)) g |= kLogical;
+  if (complex(t)) g |= kComplex;
+  if (t == MPI_BYTE) g |= kByte;
+  if (pair(t)) g |= kPair;
+  if (integer_pair(t)) g |= kIntegerPair;
+  return g;
+}
 
 bool exact_op(MPI_Op op, const CallInfo& c) {
   if (!c.named_type) return false;
-  const MPI_Datatype t = c.type.type;
   switch (groups_of(op)) {
     case Groups::max_min:
     case Groups::sum_prod:
-      return c_integer(t) || fortran_integer(t);
+      return (c.type_groups & kInteger) != 0;
     case Groups::logical_ops:
     case Groups::bitwise:
       return true;
     case Groups::loc:
-      return integer_pair(t);
+      return (c.type_groups & kIntegerPair) != 0;
     case Groups::none:
       break;
   }
@@ -131,6 +155,7 @@ bool exact_reduction(MPI_Op op, MPI_Datatype type) {
   CallInfo c;
   c.type.type = type;
   c.named_type = combiner == MPI_COMBINER_NAMED;
+  if (c.named_type) c.type_groups = type_groups(type);
   return exact_op(op, c);
 }
 
@@ -142,7 +167,7 @@ void check_op(MPI_Op op, const CallInfo& c) {
   if (g == Groups::none) return;  // a user operator
   if (!c.named_type)
     throw MpiError(MPI_ERR_OP, "optcoll: a predefined operator needs a predefined datatype (use a user operator)");
-  if (!applies(g, c.type.type)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
+  if (!applies(g, c.type_groups)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
 }
 
 select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op) {

@@ -195,14 +195,22 @@ class Compiler final : public Executor {
       for (std::int64_t id = r.first; id < r.first + r.count; ++id)
         if (static_cast<std::size_t>(id) < fresh_.size()) fresh_[static_cast<std::size_t>(id)] = 0;
   }
+  // Copies adjacent in the buffer become one (blocks of a run are: one
+  // copy of the run instead of one per block).
   void materialize(std::span<const BlockRun> runs) {
+    const std::size_t first = c_.entries.size();
     for (const BlockRun& r : runs)
       for (std::int64_t id = r.first; id < r.first + r.count; ++id) {
         const auto i = static_cast<std::size_t>(id);
         if (i >= fresh_.size() || fresh_[i] == 0) continue;
         fresh_[i] = 0;
         const Segment s = layout_.block(id);
-        if (s.count > 0) c_.entries.push_back({Kind::initial, Action::copy, 1, 0, s.offset, 0, s.count});
+        if (s.count == 0) continue;
+        Compiled::Entry* last = c_.entries.size() > first ? &c_.entries.back() : nullptr;
+        if (last != nullptr && last->at + last->count == s.offset && !is_boundary(s.offset))
+          last->count += s.count;
+        else
+          c_.entries.push_back({Kind::initial, Action::copy, 1, 0, s.offset, 0, s.count});
       }
   }
 

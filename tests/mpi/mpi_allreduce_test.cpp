@@ -106,6 +106,40 @@ TEST(MpiAllreduce, ModelChoosesBySize) {
             (std::vector<std::string>{"doubling", "doubling", rs_ag}));
 }
 
+// Which reductions are exact (the same bits in any order; the dissemination
+// plans need it): the standard's predefined operators on integer, logical
+// and byte data, MINLOC/MAXLOC on integer pairs; not floating point or
+// complex data, not user operators, not derived datatypes. The table is the
+// oracle (MPI-4.0 6.9.2's groups).
+TEST(MpiAllreduce, ExactReductionsAreTheIntegerOnes) {
+  MPI_Op user = MPI_OP_NULL;
+  MPI_Op_create([](void*, void*, int*, MPI_Datatype*) {}, 1, &user);
+  MPI_Datatype pair_of_ints = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &pair_of_ints);
+  MPI_Type_commit(&pair_of_ints);
+  struct Case {
+    MPI_Op op;
+    MPI_Datatype type;
+    bool exact;
+  };
+  const Case cases[] = {
+      {MPI_SUM, MPI_INT, true},         {MPI_PROD, MPI_UNSIGNED_LONG, true}, {MPI_MAX, MPI_INT64_T, true},
+      {MPI_MIN, MPI_INTEGER, true},     {MPI_SUM, MPI_CHAR, true},           {MPI_BXOR, MPI_BYTE, true},
+      {MPI_LAND, MPI_C_BOOL, true},     {MPI_BOR, MPI_UINT8_T, true},        {MPI_MINLOC, MPI_2INT, true},
+      {MPI_MAXLOC, MPI_LONG_INT, true}, {MPI_SUM, MPI_DOUBLE, false},        {MPI_MAX, MPI_FLOAT, false},
+      {MPI_PROD, MPI_C_COMPLEX, false}, {MPI_MINLOC, MPI_DOUBLE_INT, false}, {MPI_MAXLOC, MPI_FLOAT_INT, false},
+      {user, MPI_INT, false},           {MPI_SUM, pair_of_ints, false},
+  };
+  for (const Case& c : cases) {
+    char name[MPI_MAX_OBJECT_NAME] = {};
+    int len = 0;
+    MPI_Type_get_name(c.type, name, &len);
+    EXPECT_EQ(mpi::exact_reduction(c.op, c.type), c.exact) << name;
+  }
+  MPI_Type_free(&pair_of_ints);
+  MPI_Op_free(&user);
+}
+
 // Floating-point data that cancels at large magnitude: element i gets +1e6
 // from rank a, -1e6 from rank b and a small value from every other rank, so
 // that the association order changes the rounded result. Every rank must

@@ -426,6 +426,23 @@ TEST(MpiExecutor, ResolvedFormFollowsTheBuffers) {
     if (run == 0 || run == 3 || (run == 2 && stages)) ++expected_resolutions;
     EXPECT_EQ(ex.resolutions(), expected_resolutions);
   }
+  // The contribution elsewhere (initial content; the doubling's higher
+  // partners copy it in and combine locally, at resolved addresses):
+  // runs 4 and 5 read c, run 6 reads d.
+  std::vector<int> c(count), d(count);
+  for (int run = 4; run < 7; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    std::vector<int>& in = run < 6 ? c : d;
+    if (run != 5) prepared.bind(cfg, {b.data(), in.data()}, ex, scratch);
+    for (std::int64_t i = 0; i < count; ++i)
+      in[static_cast<std::size_t>(i)] = (r + 3) * (run + 1) + static_cast<int>(i);
+    const int sum = (p * (p - 1) / 2 + 3 * p) * (run + 1);
+    prepared.run();
+    for (std::int64_t i = 0; i < count; ++i) EXPECT_EQ(b[static_cast<std::size_t>(i)], sum + p * static_cast<int>(i));
+    EXPECT_TRUE(ex.resolved());
+    if (run != 5) ++expected_resolutions;
+    EXPECT_EQ(ex.resolutions(), expected_resolutions);
+  }
   std::vector<int> bytes(64, r);
   mpi::MpiExecutor other;
   mpi::ExecConfig bcfg = cfg;

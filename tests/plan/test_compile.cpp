@@ -86,9 +86,16 @@ TEST(Compile, UntouchedBlocksCopiedAtTheEndOnlyWhenComplete) {
   Step a;
   a.send_block(1, 1);
   const Steps plan(BlockLayout(4, 2), {a});
+  // Blocks 0 and 1 (elements [0, 4)), adjacent: one copy.
   EXPECT_EQ(entries(compile(plan, {true, true, true})),
-            (std::vector<E>{{Kind::send_initial, 2, 2, 1}, {Kind::initial, 0, 2, 0}, {Kind::initial, 2, 2, 0}}));
+            (std::vector<E>{{Kind::send_initial, 2, 2, 1}, {Kind::initial, 0, 4, 0}}));
   EXPECT_EQ(entries(compile(plan, {true, true, false})), (std::vector<E>{{Kind::send_initial, 2, 2, 1}}));
+  // Not across a boundary of the caller's memory areas.
+  const std::int64_t boundary = 2;
+  CompileOptions cut{true, true, true};
+  cut.boundaries = {&boundary, 1};
+  EXPECT_EQ(entries(compile(plan, cut)),
+            (std::vector<E>{{Kind::send_initial, 2, 2, 1}, {Kind::initial, 0, 2, 0}, {Kind::initial, 2, 2, 0}}));
 }
 
 TEST(Compile, SegmentsSplitAtBoundariesAndMerged) {
