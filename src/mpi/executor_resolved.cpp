@@ -62,16 +62,13 @@ bool MpiExecutor::resolve() {
         p.buf = const_cast<std::byte*>(init_at(e.at));  // only read
         break;
       case Kind::recv_initial:
+      case Kind::initial:
         p.buf = at(e.at);
         p.init = init_at(e.at);
         break;
       case Kind::recv_combine:
         p.buf = offset(stage, -t.true_lb);
         p.into = at(e.at);
-        break;
-      case Kind::initial:
-        p.buf = at(e.at);
-        p.init = init_at(e.at);
         break;
       case Kind::local:
         p.buf = at(e.at);
