@@ -49,7 +49,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi/select.hpp"
+#include "mpi/comm/choose.hpp"
 #include "mpi_timing.hpp"
 #include "optcoll/model/block_count.hpp"
 #include "optcoll/optcoll.hpp"

@@ -35,7 +35,7 @@
 #include <string>
 #include <vector>
 
-#include "mpi/select.hpp"
+#include "mpi/comm/choose.hpp"
 #include "mpi_timing.hpp"
 #include "optcoll/optcoll.h"
 #include "optcoll/optcoll.hpp"

@@ -12,7 +12,7 @@ target_sources(optcoll PRIVATE
 )
 
 if(TARGET optcoll_mpi)
-  target_sources(optcoll_mpi PRIVATE src/mpi/alltoall.cpp src/mpi/many_to_many.cpp)
+  target_sources(optcoll_mpi PRIVATE src/mpi/collectives/alltoall.cpp src/mpi/collectives/many_to_many.cpp)
 endif()
 
 if(OPTCOLL_BUILD_TESTS)

@@ -2,7 +2,7 @@
 # The differential driver's long profile: CALLS calls (default 700) at every
 # np in 2..16 under Open MPI (./build) and MPICH (./build-mpich): 10500 calls
 # per MPI, larger counts than the CTest profile (up to 2^18 elements), real
-# values in about half the floating-point calls (tests/mpi/differential.cpp).
+# values in about half the floating-point calls (tests/mpi/differential/differential.cpp).
 # Prints one result line per run (and any mismatch, error or hang with the
 # command that repeats it) and a summary for bench/results/
 # (docs/benchmarks/reliability.md); exits 1 on any failure. Takes about an

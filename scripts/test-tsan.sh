@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ThreadSanitizer (clang 14): builds the MPI layer and the MPI_THREAD_MULTIPLE
-# test (tests/mpi/mpi_threads_test.cpp: every collective from 4 threads per
+# test (tests/mpi/requests/mpi_threads_test.cpp: every collective from 4 threads per
 # rank on distinct communicators, communicators created and freed meanwhile)
 # into ./build-tsan and runs it under Open MPI at 2 and 3 ranks. Every report
 # is fatal. MPI's own libraries are not instrumented: their internal

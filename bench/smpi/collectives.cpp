@@ -47,7 +47,7 @@
 
 #include "cases.hpp"
 #include "csv.hpp"
-#include "mpi/select.hpp"
+#include "mpi/comm/choose.hpp"
 #include "mpi_timing.hpp"
 #include "native.hpp"
 

@@ -132,7 +132,7 @@ select::Call call_of(const Point& pt, Collective op, bool rank_groups) {
 
 // optcoll's choice, as the MPI layer makes it (select::decide) with this
 // alpha and beta, for an exact operator, simulated. Gather and Scatter: the
-// tree the MPI layer builds (mpi/irregular.cpp): the rank-ordered binomial
+// tree the MPI layer builds (mpi/collectives/rooted/gatherv_scatterv.cpp): the rank-ordered binomial
 // tree, the adaptive binomial tree (Traff 2018, Prop. 1) for the v-variants.
 Priced optcoll_plan(const Point& pt, Collective op, bool rank_groups) {
   if (op == Collective::gather || op == Collective::scatter) {

@@ -13,7 +13,7 @@
 // The higher end receives into a scratch copy W and then combines
 // V = W (+) V locally: an executor may swap a commutative operator's
 // operands when it combines an arriving block into untouched input
-// (mpi/executor.hpp), which would make the two ends differ in the operand
+// (mpi/executor/executor.hpp), which would make the two ends differ in the operand
 // order; a local combination is applied exactly as written.
 // Invariant (asserted by the simulator's expression check for every p):
 // after doubling round k all virtual ranks of an aligned group of 2^(k+1)

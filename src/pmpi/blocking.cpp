@@ -24,7 +24,7 @@
 
 #include <vector>
 
-#include "mpi/request.hpp"
+#include "mpi/requests/request.hpp"
 #include "requests.hpp"
 
 namespace {

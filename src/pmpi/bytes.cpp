@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "mpi/datatype.hpp"
+#include "mpi/executor/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {

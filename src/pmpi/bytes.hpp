@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "counts.hpp"
-#include "mpi/datatype.hpp"
+#include "mpi/executor/datatype.hpp"
 
 namespace optcoll::pmpi {
 

@@ -4,7 +4,7 @@
 // (shapes.hpp: the same checks, route and byte views) with two callables of
 // the blocking argument list: Optcoll makes the optcoll request (the C
 // API's OPTCOLL_<Name> on 64-bit counts, OPTCOLL_PMPI_API(Name),
-// src/mpi/wide.hpp) and its carrier (requests.hpp), Native is PMPI_<Name>
+// src/mpi/api/c_api_int64.hpp) and its carrier (requests.hpp), Native is PMPI_<Name>
 // with the request (and, persistent, the info) appended.
 #include <mpi.h>
 #if defined(OPEN_MPI) && OPEN_MPI

@@ -33,9 +33,9 @@
 #include <vector>
 
 #include "bytes.hpp"
-#include "mpi/c_api.hpp"
-#include "mpi/datatype.hpp"
-#include "mpi/request.hpp"
+#include "mpi/api/c_api.hpp"
+#include "mpi/executor/datatype.hpp"
+#include "mpi/requests/request.hpp"
 #include "optcoll/optcoll.hpp"
 #include "requests.hpp"
 #include "runtime.hpp"

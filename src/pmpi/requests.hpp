@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "bytes.hpp"
-#include "mpi/request.hpp"
+#include "mpi/requests/request.hpp"
 #include "optcoll/optcoll.h"
 #include "shapes.hpp"
 

@@ -9,9 +9,9 @@
 #include <sstream>
 #include <vector>
 
-#include "mpi/comm_state.hpp"
-#include "mpi/datatype.hpp"
-#include "mpi/select.hpp"
+#include "mpi/comm/choose.hpp"
+#include "mpi/comm/comm_state.hpp"
+#include "mpi/executor/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::pmpi {

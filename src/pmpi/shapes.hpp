@@ -22,9 +22,9 @@
 #include <tuple>
 
 #include "bytes.hpp"
-#include "mpi/comm_state.hpp"
-#include "mpi/select.hpp"
-#include "mpi/validate.hpp"
+#include "mpi/checks/supported.hpp"
+#include "mpi/comm/choose.hpp"
+#include "mpi/comm/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 
@@ -40,7 +40,7 @@
 // (blocking, nonblocking or persistent; the int and the large-count
 // binding alike) calls in optcoll, with the arguments its shape hands
 // Optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts
-// (src/mpi/wide.hpp), the same for every shape.
+// (src/mpi/api/c_api_int64.hpp), the same for every shape.
 #define OPTCOLL_PMPI_API(Name) optcoll::mpi::wide::Name
 
 namespace optcoll::pmpi::shapes {

@@ -1,6 +1,6 @@
 // Shapes of the personalized exchanges (shapes.hpp): MPI_Alltoall and
 // MPI_Alltoallv. OPTCOLL_Alltoall(v) take any datatypes with matching
-// signatures themselves (they move bytes, src/mpi/exchange.hpp), so the
+// signatures themselves (they move bytes, src/mpi/collectives/exchange.hpp), so the
 // arguments go through unchanged, except a block of more than one element
 // of a datatype OPTCOLL_Alltoall does not take (extent <= 0): that rank
 // packs its buffers (SegmentedBytes) and passes bytes, without changing the
@@ -11,7 +11,7 @@
 // every rank); for Alltoallv a rank's own send volume only, which route_v()
 // agrees on under `auto`. Both take MPI's int counts and arrays and the
 // MPI_Count / MPI_Aint ones of MPI_Alltoall(v)_c alike, on one code path
-// that hands optcoll 64-bit counts (src/mpi/wide.hpp): no limit but memory,
+// that hands optcoll 64-bit counts (src/mpi/api/c_api_int64.hpp): no limit but memory,
 // so nothing about a call's size sends one rank to MPI's own binding alone.
 #pragma once
 
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "counts.hpp"
-#include "mpi/wide.hpp"
+#include "mpi/api/c_api_int64.hpp"
 #include "shapes.hpp"
 
 // clang-format off
@@ -76,7 +76,7 @@ int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* 
 }
 
 // Count: int, or MPI_Count in the large-count binding; Displ: int or
-// MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, src/mpi/wide.hpp).
+// MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, src/mpi/api/c_api_int64.hpp).
 template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const Count recvcounts[], const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {

@@ -7,7 +7,7 @@
 // MPI_Count counts and MPI_Aint displacements of MPI-4's large-count
 // bindings (MPI_Allgather_c, MPI_Allgatherv_c, ...; Count and Displ
 // below): one code path, 64-bit throughout, that hands optcoll 64-bit byte
-// counts (src/mpi/wide.hpp) and has no limit but memory. So nothing about a
+// counts (src/mpi/api/c_api_int64.hpp) and has no limit but memory. So nothing about a
 // call's size sends one rank to MPI's own binding while another runs
 // optcoll.
 //
@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mpi/wide.hpp"
+#include "mpi/api/c_api_int64.hpp"
 #include "shapes.hpp"
 
 // clang-format off

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "exercise_shapes.hpp"
-#include "mpi/wide.hpp"
+#include "mpi/api/c_api_int64.hpp"
 #include "runtime.hpp"
 #include "shapes.hpp"
 #include "shapes_gather.hpp"
@@ -74,7 +74,7 @@ int never(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm) {
   return MPI_ERR_INTERN;
 }
 
-// The shapes hand optcoll 64-bit counts (src/mpi/wide.hpp); the MPI
+// The shapes hand optcoll 64-bit counts (src/mpi/api/c_api_int64.hpp); the MPI
 // collective F standing in for optcoll gets them as MPI's ints (a count
 // array, Reduce_scatter's, as an int copy that lives until the next one).
 Ints narrow(wide::Counts a) {

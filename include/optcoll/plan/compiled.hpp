@@ -3,7 +3,7 @@
 // (combine steps, local copies and combinations, copies of initial content).
 // compile() walks the plan once (plan::post_round, the only walker), resolves
 // block runs to element segments, and decides where each message reads and
-// writes; the MPI executor (mpi/executor.hpp) and the simulator
+// writes; the MPI executor (mpi/executor/executor.hpp) and the simulator
 // (sim/compiled.hpp) then run the list without walking the plan again.
 //
 // Initial content (CompileOptions::with_initial): a reduction's contribution
@@ -146,7 +146,7 @@ void compile(const RankPlan& plan, const CompileOptions& options, Compiled& c);
 // receive). A peer < 0 or an empty segment means no such message. It serves
 // data whose lengths are known only round by round, so that no plan can be
 // compiled in advance (the merge all-reduction's growing runs,
-// mpi/allmerge.cpp); the executors run it like any compiled plan. Into c,
+// mpi/collectives/allmerge.cpp); the executors run it like any compiled plan. Into c,
 // reusing its capacity; O(1). Throws optcoll::Error (internal) when a
 // segment leaves [0, extent) or the two overlap.
 void compile_exchange(rank_t to, Segment send, rank_t from, Segment recv, std::int64_t extent, Compiled& c);

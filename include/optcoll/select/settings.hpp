@@ -63,7 +63,7 @@ struct Settings {
   static Settings from_environment();
 };
 
-// OPTCOLL_CHECK=1: the MPI layer's argument check (src/mpi/agreement.hpp).
+// OPTCOLL_CHECK=1: the MPI layer's argument check (src/mpi/checks/agreement.hpp).
 // Unlike the Settings above, each process's own value, read at the first
 // call: the check runs before a communicator's state (and rank 0's
 // settings) exists, so set it at every rank (mpiexec passes the

@@ -1,6 +1,6 @@
 // Cost of the merge all-reduction (Lang 2025) in the simulator. The
 // circulant and Bruck variants run the allreduce plans `dissemination` and
-// `bruck` with buffers that grow as they merge (mpi/allmerge.cpp), so the
+// `bruck` with buffers that grow as they merge (mpi/collectives/allmerge.cpp), so the
 // plain simulator's fixed block sizes do not price them: this walks the same
 // plan for every virtual rank, tracking how many keys each of a rank's four
 // buffers holds, and prices each round in lockstep as

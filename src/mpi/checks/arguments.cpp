@@ -1,0 +1,143 @@
+// Argument checks at the MPI boundary, in MPI's error classes.
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "mpi/checks/supported.hpp"
+#include "mpi/collectives/collectives.hpp"
+#include "mpi/requests/request.hpp"
+
+namespace optcoll::mpi {
+namespace {
+
+// TypeInfo of a predefined datatype: constant for the process, so the last
+// few are cached per thread (saves five MPI queries per call). Only
+// predefined handles enter the cache; they are never freed, so no derived
+// datatype can ever have one of their handles.
+struct NamedTypes {
+  struct Entry {
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    TypeInfo info;
+    std::uint8_t groups = 0;  // type_groups()
+  };
+  std::array<Entry, 8> entries{};
+  std::size_t next = 0;
+
+  const Entry* find(MPI_Datatype type) const noexcept {
+    for (const Entry& e : entries)
+      if (e.type == type) return &e;
+    return nullptr;
+  }
+  const Entry& add(MPI_Datatype type) {
+    Entry& e = entries[next++ % entries.size()];
+    e.info = TypeInfo::of(type);
+    e.groups = type_groups(type);
+    e.type = type;
+    return e;
+  }
+};
+thread_local NamedTypes t_named;
+
+// The count part of check_type.
+void check_count(std::int64_t count, const TypeInfo& t) {
+  if (count > 1 && t.size > 0 && t.extent <= 0)
+    throw MpiError(MPI_ERR_TYPE, "optcoll: datatypes with extent <= 0 are not supported");
+  // Byte offsets of the last element must fit in 64 bits (the C++ API's
+  // counts are 64-bit).
+  if (count > 0 && (t.extent > 0 ? count - 1 > (INT64_MAX - t.true_extent) / t.extent : false))
+    throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
+}
+
+// The datatype part of check_call.
+void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
+  if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
+  if (const NamedTypes::Entry* named = t_named.find(type)) {
+    c.named_type = true;
+    c.type = named->info;
+    c.type_groups = named->groups;
+    check_count(count, c.type);
+    return;
+  }
+  int ni = 0;
+  int na = 0;
+  int nd = 0;
+  int combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+    throw MpiError(MPI_ERR_TYPE, "optcoll: invalid datatype");
+  c.named_type = combiner == MPI_COMBINER_NAMED;
+  if (c.named_type) {
+    const NamedTypes::Entry& named = t_named.add(type);
+    c.type = named.info;
+    c.type_groups = named.groups;
+  } else {
+    // MPI has no "is committed" query, but packing zero elements of an
+    // uncommitted type fails in both Open MPI and MPICH.
+    char none = 0;
+    int pos = 0;
+    if (PMPI_Pack(&none, 0, type, &none, 1, &pos, self_comm()) != MPI_SUCCESS)
+      throw MpiError(MPI_ERR_TYPE, "optcoll: datatype not committed");
+    c.type = TypeInfo::of(type);
+  }
+  check_count(count, c.type);
+}
+
+}  // namespace
+
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
+  progress_requests();  // every call's first step: running requests advance (request.hpp)
+  CallInfo c;
+  if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
+  c.state = find_comm_state(comm);
+  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
+    c.size = c.state->size;
+    c.rank = c.state->rank;
+  } else {
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+      throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
+    if (inter != 0) throw MpiError(MPI_ERR_COMM, "optcoll: intercommunicators are not supported");
+    check(PMPI_Comm_size(comm, &c.size), "MPI_Comm_size");
+    check(PMPI_Comm_rank(comm, &c.rank), "MPI_Comm_rank");
+  }
+  if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+  check_type(count, type, c);
+  if (root < 0 || root >= c.size)
+    throw MpiError(MPI_ERR_ROOT,
+                   "optcoll: root " + std::to_string(root) + " outside [0, " + std::to_string(c.size) + ")");
+  return c;
+}
+
+const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept {
+  try {
+    CallInfo c;
+    check_type(count, type, c);
+  } catch (...) {
+    return "a datatype optcoll does not take";
+  }
+  return nullptr;
+}
+
+const char* unsupported_reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+  try {
+    CallInfo c;
+    check_type(count, type, c);
+    check_op(op, c);
+  } catch (const MpiError& e) {
+    return e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
+                                       : "a datatype optcoll does not take";
+  } catch (...) {
+    return "a datatype optcoll does not take";
+  }
+  return nullptr;
+}
+
+void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what) {
+  // A datatype with absolute displacements (true_lb != 0) may use
+  // MPI_BOTTOM, which is NULL.
+  if (buffer == nullptr && count > 0 && t.size > 0 && t.true_lb == 0)
+    throw MpiError(MPI_ERR_BUFFER, std::string("optcoll: NULL ") + what + " with count > 0");
+  if (buffer == MPI_IN_PLACE)
+    throw MpiError(MPI_ERR_BUFFER, std::string("optcoll: MPI_IN_PLACE is not a valid ") + what);
+}
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,22 @@
+// What optcoll's MPI layer takes, for the PMPI layer (liboptcoll_pmpi.so),
+// which hands everything else to PMPI_* so that a program never gets an
+// error from optcoll that native MPI would not raise.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+
+namespace optcoll::mpi {
+
+// nullptr when the OPTCOLL_* calls take count elements of type, else why
+// not: an invalid or uncommitted datatype, extent <= 0 with count > 1, count
+// x extent beyond 64 bits. Local.
+const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept;
+
+// The same for a reduction of count elements with op: also a predefined
+// operator on a derived datatype or on a datatype outside its groups, and
+// MPI_REPLACE / MPI_NO_OP (operators.cpp). Local.
+const char* unsupported_reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept;
+
+}  // namespace optcoll::mpi

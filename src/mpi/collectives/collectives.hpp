@@ -1,0 +1,127 @@
+// Internal entry points of the MPI layer, shared by the C and C++ APIs. All
+// throw optcoll::MpiError (argument errors carry the MPI error class).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "mpi/checks/agreement.hpp"
+#include "mpi/comm/choose.hpp"
+#include "mpi/comm/comm_state.hpp"
+#include "mpi/executor/datatype.hpp"
+#include "optcoll/optcoll.hpp"
+
+namespace optcoll::mpi {
+
+// What every call checks first: comm (MPI_ERR_COMM), count (MPI_ERR_COUNT),
+// datatype (MPI_ERR_TYPE), root (MPI_ERR_ROOT). Local.
+struct CallInfo {
+  int size = 1;
+  int rank = 0;
+  TypeInfo type;
+  CommState* state = nullptr;    // the communicator's cache, if built already
+  bool named_type = true;        // a predefined datatype
+  std::uint8_t type_groups = 0;  // a predefined datatype's: type_groups()
+
+  CommState& comm_state(MPI_Comm comm) const { return state != nullptr ? *state : mpi::comm_state(comm); }
+};
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
+
+// The groups of MPI-4.0 §6.9.2 a predefined datatype belongs to, as a bit
+// set, for check_op() and exact_op(): computed once per datatype in
+// check_call()'s cache of predefined datatypes (a few dozen handle
+// comparisons; a call then tests bits). 0 for a derived datatype.
+std::uint8_t type_groups(MPI_Datatype type) noexcept;
+
+// MPI_ERR_OP for MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP, and a predefined
+// operator on a datatype it is not defined for (operators.cpp). Local.
+void check_op(MPI_Op op, const CallInfo& c);
+
+// Whether op on c's datatype is exact: the same bits in any association and
+// operand order (plan::PlanSpec::exact): the predefined operators on
+// integers, logicals and bytes, MAXLOC/MINLOC on integer pairs; not on
+// floating point or complex data (rounding, and NaN and -0.0 in MAX/MIN),
+// not a user operator. Local.
+bool exact_op(MPI_Op op, const CallInfo& c);
+
+// The selection's Call for a reduction of count elements of c's datatype:
+// whether op commutes (MPI_Op_commutative) and is exact (exact_op). The
+// group fields (smallest, total) are the caller's to fill. Local.
+select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op);
+
+// MPI_ERR_BUFFER for a NULL buffer that would be dereferenced, and for
+// MPI_IN_PLACE where a real buffer is needed.
+void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);
+
+// Runs the chosen plan on working buffer base (element 0); init: the
+// buffer's initial content if it is elsewhere (MpiExecutor::set_initial),
+// complete: base must hold every block at the end.
+// layout: the caller's layout for the collectives with one group per rank
+// (plan::has_rank_groups); copied into the cache with the plan.
+// parts: the exchanges' memory areas (MpiExecutor::set_parts; layout is then
+// the calling rank's own exchange layout, plan/alltoall.hpp).
+void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
+              const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr,
+              std::span<const MpiExecutor::Part> parts = {});
+// Runs a plan the caller prepared (a gather or scatter tree's, tree_run.cpp)
+// with settings cfg on working buffer base: now, on the communicator's
+// executor, or under a Capture (request.hpp) as the request's plan.
+class PreparedPlan;
+void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
+// Runs a plan compiled round by round (plan::compile_exchange: Allmerge's
+// rounds, allmerge.cpp) with settings cfg on working buffer base, now, on
+// the communicator's executor.
+void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cfg, void* base);
+
+void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
+void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
+                 MPI_Comm comm, const Options& options);
+void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
+                               MPI_Comm comm, const Options& options);
+void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options);
+void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    const Options& options);
+// kind: plan::Collective::scan or exscan (scan.cpp).
+void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
+               MPI_Op op, MPI_Comm comm, const Options& options);
+
+// Gather and scatter (gather_scatter.cpp, gatherv_scatterv.cpp; checks: rooted_call.cpp):
+// MPI's semantics with 64-bit counts; the v-variants' arrays are read at
+// the root only (non-roots may pass empty spans).
+void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, const Options& options);
+void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
+                   MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, const Options& options);
+
+// Personalized exchanges (alltoall.cpp, many_to_many.cpp): MPI's semantics
+// with 64-bit counts and displacements (in elements of the types);
+// sendbuf may be MPI_IN_PLACE (the data is then recvbuf's, with the
+// receive counts, displacements and type).
+void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                    std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
+                       std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
+                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options);
+
+}  // namespace optcoll::mpi

@@ -1,0 +1,187 @@
+// Per-communicator state of the MPI layer, cached on the user's communicator
+// with MPI attribute caching.
+//
+// At the first optcoll call on a communicator that moves data, comm_state()
+// (collective) duplicates the communicator (all optcoll traffic runs on the
+// duplicate with one tag, so user point-to-point never matches it), takes the
+// settings from rank 0's environment (PMPI_Bcast, so that a rank-divergent
+// environment cannot make ranks build different plans and hang), and caches
+// a CommState on the user communicator. MPI_Comm_free of the user
+// communicator runs the attribute's delete callback, which frees the
+// duplicate and the state. MPI_COMM_WORLD's state is released during
+// MPI_Finalize: an attribute on MPI_COMM_SELF, whose attributes MPI deletes
+// first while MPI is still fully usable, deletes WORLD's attribute.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mpi/executor/executor.hpp"
+#include "optcoll/logp/params.hpp"
+#include "optcoll/model/block_count.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/schedule/circulant.hpp"
+#include "optcoll/select/select.hpp"
+#include "optcoll/select/settings.hpp"
+
+namespace optcoll::mpi {
+
+inline constexpr int kTag = 0x0c011;
+
+// Every OPTCOLL_* variable, from rank 0's environment (broadcast as bytes).
+using select::Settings;
+
+// What calibrate() measured on a communicator (zero: not measured). See
+// src/mpi/comm/calibrate.cpp for the method.
+struct Calibration {
+  double round_small = 0;     // one circulant round of 8-byte messages, s
+  double tree_small = 0;      // a binomial broadcast of 8 bytes from rank 0, all its rounds, s
+  double alpha = 0;           // per-round cost of a block-sized message, s
+  double beta = 0;            // per-byte cost, all ranks sending at once, s/B
+  double fill = 1;            // beta factor of the q-1 fill rounds (< 1 when oversubscribed)
+  double ranks_per_core = 0;  // ranks per core on the most loaded node
+  double l2_bytes = 0;        // smallest L2 cache per core over the ranks (0: unknown somewhere)
+  double overhead = 0;        // per message of a burst of small sends, at the sender (model::AlphaBeta::o), s
+  // LogP / LogGP (Karp et al. 1993; calibrate_logp.cpp): ping-pong and burst
+  // between rank 0 and rank p-1, seconds (G: seconds per byte).
+  double L = 0;
+  double o = 0;
+  double g = 0;
+  double G = 0;
+};
+
+// The MPI layer's LogP time unit: the plans' Params are integers in this
+// unit, which is also the cost of one addition in the summation tree
+// (Lemma 5.1's L+1): an MPI_Reduce_local of a few elements takes about that.
+inline constexpr double kLogpUnit = 10e-9;
+
+// The block-count model in use: n = choose_blocks(q, bytes, count, ab)
+// (all-broadcasts: choose.hpp), raised so that no block exceeds
+// max_block_bytes (OPTCOLL_BLOCK_CAP, else max_block_bytes_for() the
+// smallest L2). Without a calibration (OPTCOLL_ALPHA and OPTCOLL_BETA both
+// set) and OPTCOLL_BLOCK_CAP, max_block_bytes is 0: the plain alpha-beta
+// rule.
+struct BlockModel {
+  model::AlphaBeta ab{0, 0};
+  std::int64_t max_block_bytes = 0;
+};
+
+// The largest pipelined block on a node whose cores have l2_bytes of L2
+// cache each: a quarter of it (a round's send and receive block and the
+// transport's copies of them stay in the cache), in [kMinBlockCap, 1 MiB];
+// 256 KiB when the size is unknown (l2_bytes <= 0). Measured on the 2-core
+// project machine (1 MiB L2), np 4-16, 2-16 MiB: the best Bcast/Reduce
+// block is 128-512 KiB, where the alpha-beta model alone picks 4-15 blocks
+// (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
+// the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
+// (docs/decisions/block-cap-from-l2.md).
+using model::kMinBlockCap;
+std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
+
+class PreparedPlan;  // prepared_plan.hpp
+
+// The prepared plans of finished nonblocking calls on one communicator, for
+// the next such call with the same plan (request.cpp): a repeated
+// MPI_I<op> skips building and compiling its plan. Shared with the requests
+// (weakly: a request may outlive its communicator's state), which give
+// their plan back when freed; any thread, under the lock.
+struct SparePlans {
+  static constexpr std::size_t kMax = 8;  // the most recently finished
+  std::mutex lock;
+  std::vector<std::unique_ptr<PreparedPlan>> plans;
+};
+
+// Scratch and work buffers up to this size stay allocated between calls
+// (re-faulting a 16 MiB buffer's pages costs about a millisecond per call);
+// larger ones are released after each call.
+inline constexpr std::int64_t kKeepCallBuffers = std::int64_t{32} << 20;
+
+struct CommState {
+  MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
+  int rank = 0;
+  int size = 1;
+  schedule::Circulant graph{1};
+  Settings settings;
+  WaitMode wait = WaitMode::block;
+  int spin = 0;
+  double ranks_per_core = 0;           // this node: ranks of comm per core they may use
+  bool one_node = false;               // every rank of comm on this node (shared memory)
+  std::optional<BlockModel> model;     // set by block_model()
+  std::optional<logp::Params> logp;    // set by logp_model(), in kLogpUnit
+  std::int64_t logp_measurements = 0;  // how often calibrate_logp() ran (tests: once)
+  // A nonblocking or persistent collective was made on comm (make_request).
+  // The same at every rank of comm between two of its collectives: every
+  // rank makes those requests, in the order of comm's collectives.
+  bool made_requests = false;
+  Calibration measured;
+  Scratch scratch;
+  ByteBuffer work;       // a non-root's reduction buffer
+  MpiExecutor executor;  // reused across calls (keeps its small vectors)
+  // The last plan of each collective (by plan::Collective), reused while
+  // the choice, spec and layout repeat (run_plan.cpp).
+  std::array<std::unique_ptr<PreparedPlan>, plan::kCollectives> plans;
+  // Every rank's receive schedule, built at the first call that needs it.
+  std::unique_ptr<schedule::AllRootsSchedule> all_roots;
+  // The last decision per collective (choose.cpp), reused while the call's
+  // shape and options repeat (the settings and the machine are fixed for
+  // the communicator's lifetime).
+  struct CachedChoice {
+    select::Call call;
+    std::string algorithm;  // Options::algorithm
+    std::int64_t blocks = 0;
+    select::Decision choice;
+    bool priced = false;  // with the predicted times
+    bool valid = false;
+  };
+  std::array<CachedChoice, plan::kCollectives> choices;
+  bool noted_fallback = false;
+  bool noted_unknown = false;
+  std::uint32_t request_calls = 0;    // nonblocking calls so far (their tags: request.cpp)
+  std::shared_ptr<SparePlans> spare;  // made by the first nonblocking call
+
+  CommState() = default;
+  CommState(const CommState&) = delete;
+  CommState& operator=(const CommState&) = delete;
+  ~CommState();
+};
+
+using select::env_name;
+
+// The state cached on comm, built at first use (collective over comm then).
+// comm must be a valid intracommunicator. Throws MpiError.
+CommState& comm_state(MPI_Comm comm);
+
+// The cached state, or nullptr if none was built yet. Local.
+CommState* find_comm_state(MPI_Comm comm);
+
+// Measures s's round costs (collective over s.comm).
+Calibration calibrate(const CommState& s);
+
+// The block-count model of s: OPTCOLL_ALPHA and OPTCOLL_BETA if both are
+// set, else calibrated at the first call (collective over s.comm then), with
+// a single override replacing its measured counterpart.
+const BlockModel& block_model(CommState& s);
+
+// Measures L, o, g and G on s (collective over s.comm; calibrate_logp.cpp).
+Calibration calibrate_logp(const CommState& s);
+
+// The LogP parameters of s in kLogpUnit: OPTCOLL_LOGP if set; else, on a
+// communicator that spans nodes, L = alpha - 2o, o = g = the overhead o of
+// block_model() (and G = beta in s.measured) where that model has o; else
+// measured (calibrate_logp). Collective at the first call (the alpha-beta
+// calibration or the measurement); later calls are local.
+const logp::Params& logp_model(CommState& s);
+
+// Number of CommState objects alive in this process (tests: freed
+// communicators release their state).
+std::int64_t live_comm_states() noexcept;
+
+}  // namespace optcoll::mpi
