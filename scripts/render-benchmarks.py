@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Renders the benchmark pages' tables from the CSV files under bench/results/.
 
-    scripts/render-benchmarks.py          # rewrite docs/benchmarks/*.md in place
+    scripts/render-benchmarks.py          # rewrite the pages in place
     scripts/render-benchmarks.py --check  # exit 1 (and show a diff) if a page is out of date
 
-A page (docs/benchmarks/*.md, or any Markdown file given as an argument)
-holds prose and marker pairs, each marker on a line of its own; everything
+A page (docs/*.md, docs/benchmarks/*.md, docs/decisions/*.md, or any
+Markdown file given as an argument) holds prose and marker pairs, each marker on a line of its own; everything
 between a pair is generated:
 
     <!-- csv: FILE [COLUMN=VALUE ...] [drop=COLUMN,COLUMN] -->
@@ -36,7 +36,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "bench", "results")
-PAGES = os.path.join(ROOT, "docs", "benchmarks")
+PAGES = [os.path.join(ROOT, "docs", d, "*.md") for d in ("", "benchmarks", "decisions")]
 
 TABLE = re.compile(r"(?m)(^<!-- csv: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(^<!-- /csv -->)", re.S)
 META = re.compile(r"(?m)(^<!-- csv-meta: (?P<spec>[^>]*?) -->\n)(?P<body>.*?)(^<!-- /csv-meta -->)", re.S)
@@ -105,31 +105,32 @@ def render_table(spec):
     return "\n".join(out) + "\n"
 
 
-def render_meta(spec):
+def render_meta(spec, page):
     name = spec.strip()
     meta, _, _ = load(name)
     out = [f"- {k}: {v}" for k, v in meta]
-    out.append(f"- data: [bench/results/{name}](../../bench/results/{name})")
+    link = os.path.relpath(os.path.join(RESULTS, name), os.path.dirname(os.path.abspath(page)))
+    out.append(f"- data: [bench/results/{name}]({link})")
     return "\n".join(out) + "\n"
 
 
-def render(text):
+def render(text, page):
     text = TABLE.sub(lambda m: m.group(1) + render_table(m.group("spec")) + m.group(4), text)
-    return META.sub(lambda m: m.group(1) + render_meta(m.group("spec")) + m.group(4), text)
+    return META.sub(lambda m: m.group(1) + render_meta(m.group("spec"), page) + m.group(4), text)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="report out-of-date pages, change nothing")
-    ap.add_argument("pages", nargs="*", help="Markdown files (default: docs/benchmarks/*.md)")
+    ap.add_argument("pages", nargs="*", help="Markdown files (default: docs/*.md, docs/benchmarks/*.md, docs/decisions/*.md)")
     args = ap.parse_args()
-    pages = args.pages or sorted(glob.glob(os.path.join(PAGES, "*.md")))
+    pages = args.pages or sorted(p for pattern in PAGES for p in glob.glob(pattern))
     stale = 0
     for page in pages:
         with open(page, encoding="utf-8") as f:
             old = f.read()
         try:
-            new = render(old)
+            new = render(old, page)
         except Failure as e:
             print(f"{os.path.relpath(page, ROOT)}: {e}", file=sys.stderr)
             return 2

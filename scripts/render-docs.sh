@@ -11,8 +11,11 @@
 #
 # --check changes nothing: it prints a diff and exits 1 when a block differs
 # from the command's output (CTest runs it as docs_generated). PATH defaults
-# to build/optcoll. Then it runs scripts/render-benchmarks.py (the benchmark
-# pages from bench/results/*.csv) the same way, if python3 is there.
+# to build/optcoll. Then it runs scripts/render-benchmarks.py (the tables of
+# docs/*.md, docs/benchmarks/*.md and docs/decisions/*.md from
+# bench/results/*.csv) the same way, and scripts/check-doc-links.py (every
+# relative link and #anchor of the Markdown files resolves), if python3 is
+# there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 check=0
@@ -66,4 +69,5 @@ fi
 if command -v python3 > /dev/null; then
   if [ "$check" = 1 ]; then python3 "$root/scripts/render-benchmarks.py" --check
   else python3 "$root/scripts/render-benchmarks.py"; fi
+  python3 "$root/scripts/check-doc-links.py"
 fi
