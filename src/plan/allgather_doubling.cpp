@@ -8,10 +8,9 @@
 // groups of 2^k ranks that the first rounds pair within stay on one node or
 // switch, where rank + 2^k crosses a boundary in every round; a round ends
 // when its slowest message arrives, so every circulant round pays the
-// network's longest path. Under SimGrid/SMPI on a 1024-host fat tree,
-// p = 256, an 8 B Allgatherv took 35.7 us on the circulant plan against
-// 26.9 us for MPICH's recursive doubling (docs/smpi.md). The registry
-// lists this plan first, so that it wins the tie.
+// network's longest path (measured under SimGrid/SMPI:
+// docs/decisions/all-broadcast-doubling-wins-ties.md). The registry lists
+// this plan first, so that it wins the tie.
 //
 // With f = floor(log2 p) and l = p - 2^f (the fold of allreduce_doubling):
 // when l > 0 the first 2l ranks pair up, rank 2i+1 sends its group to 2i

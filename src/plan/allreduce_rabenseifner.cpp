@@ -7,10 +7,9 @@
 // node by node, leaf switch by leaf switch) a round ends when its slowest
 // message arrives. The rank-order halving (reduce_scatter_halving.cpp)
 // moves half the vector between r and r xor p/2, across the top of the
-// network; here half the vector moves between r and r xor 1. Under
-// SimGrid/SMPI on a 4:1 oversubscribed fat tree, p = 256, 1 MiB, the
-// rank-order pair took 657 us against 230 us for SMPI's rab_rdb, which
-// orders its distances as this plan does (docs/smpi.md).
+// network; here half the vector moves between r and r xor 1, which is
+// what keeps it level with SMPI's rab_rdb on an oversubscribed fat tree
+// (docs/decisions/all-broadcast-doubling-wins-ties.md).
 //
 // With f = floor(log2 p), P = 2^f and l = p - P: virtual rank v runs on
 // rank 2v when v < l, else on rank v + l; the odd ranks 2i+1 (i < l) fold

@@ -87,8 +87,8 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     // Before the circulant plans: at a tie (p a power of two, equal groups:
     // the same q rounds and volume at one block per group) recursive
     // doubling's partners, rank xor 2^k, stay on one node or leaf switch in
-    // the first rounds (allgather_doubling.cpp; under SMPI, fat tree,
-    // p = 256, 8 B: 26.9 us against the circulant plan's 35.7 us).
+    // the first rounds (allgather_doubling.cpp;
+    // docs/decisions/all-broadcast-doubling-wins-ties.md).
     {.op = C::allgather,
      .name = "doubling",
      .make = &make_allgather_doubling,
@@ -145,8 +145,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     // q rounds of the whole vector) the doubling plan's partners, rank xor
     // 2^k, stay close in rank for the first rounds, and so on one node or
     // leaf switch, where dissemination's rank + 2^k crosses a boundary in
-    // every round (under SMPI, fat tree, p = 64, 8 B: 27.6 us against
-    // 36.4 us; docs/smpi.md).
+    // every round (docs/decisions/allreduce-doubling-wins-ties.md).
     {.op = C::allreduce,
      .name = "doubling",
      .make = &make_allreduce_doubling,

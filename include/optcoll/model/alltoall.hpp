@@ -24,8 +24,7 @@ inline constexpr std::int64_t kRoundsInFlight = 64;
 // bytes went through its port, and the windows that follow the first
 // waited a latency each:
 //     max(2 (p-1) o, alpha + max((p-2) o, (p-1) beta block, (ceil((p-1)/W) - 1) alpha)).
-// (SimGrid's fat tree, o = 0.3 us: p = 64, 1 KiB blocks, 37.8 us, which is
-// 2 (p-1) o; p = 16, 512 B and 4 KiB blocks, 9.0 us; docs/smpi.md.)
+// (Checked against SimGrid/SMPI: docs/decisions/exchange-rounds-in-flight.md.)
 double alltoall_shift_time(std::int64_t p, std::int64_t block, const AlphaBeta& ab) noexcept;
 
 // Blocks Bruck's algorithm moves in round t: the k in [1, p) with bit t set.

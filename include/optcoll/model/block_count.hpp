@@ -52,16 +52,15 @@ std::int64_t choose_all_broadcast_blocks(int q, std::int64_t largest, std::int64
 // Allreduce by dissemination (every round the whole vector) is a candidate
 // up to this many bytes only: the calibration measures beta with messages
 // of at most 64 KiB, and beyond that whole-vector rounds on a shared node
-// cost far more than beta m (8 ranks, 2 cores: dissemination 1.5x native at
-// 128 KiB and 3x at 512 KiB, the circulant plan 0.95-1.2x; docs/decisions/dissemination-up-to-64k.md).
+// cost far more than beta m (measured: docs/decisions/dissemination-up-to-64k.md).
 inline constexpr std::int64_t kDisseminationMaxBytes = 64 << 10;
 
 // The linear Scan / Exscan (plan scan_linear) is a candidate up to this many
 // bytes only: its price counts o per message, measured with 8-byte messages,
 // and beyond the eager limits (Open MPI's shared memory 4 KiB, SMPI's 8 KiB)
-// each message pays a rendezvous round trip instead (SMPI, fat tree, p = 64:
-// the linear scan 23 us at 256 B, 44 us at 8 KiB, where doubling takes 30).
-// Its p - 1 receive slots also grow with the vector.
+// each message pays a rendezvous round trip instead
+// (docs/decisions/scan-linear-for-short-vectors.md). Its p - 1 receive
+// slots also grow with the vector.
 inline constexpr std::int64_t kLinearScanMaxBytes = 4 << 10;
 
 // The smallest cap on a pipelined block (mpi::max_block_bytes_for): calls

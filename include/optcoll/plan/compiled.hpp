@@ -1,7 +1,7 @@
 // Compiled plans: one rank's plan as a flat list, per round, of the messages
 // it posts (peer, element segments) and of what it does with the round's data
 // (combine steps, local copies and combinations, copies of initial content).
-// compile() walks the plan once (plan::post_round, the only walker), resolves
+// compile() walks the plan once (plan::run, as every executor does), resolves
 // block runs to element segments, and decides where each message reads and
 // writes; the MPI executor (mpi/executor/executor.hpp) and the simulator
 // (sim/compiled.hpp) then run the list without walking the plan again.

@@ -1,7 +1,10 @@
 // The executor interface: the few primitives a plan needs, implemented by
-// the simulator (sim/) and by the compiler (compiled.hpp), whose output the
-// MPI executor (mpi/) runs. post_round() is the only code that walks a plan;
-// executors never see an algorithm.
+// the simulator (sim/), by the compiler (compiled.hpp), whose output the
+// MPI executor (mpi/) runs, and by Allmerge's MergeRounds
+// (mpi/collectives/allmerge.cpp). Executors walk a plan through
+// post_round() / run() and never see an algorithm; only compositions
+// (sequence.hpp, reversed.hpp, locality) and sim/allmerge.cpp, which reads
+// a sender's runs, call a plan's step() themselves.
 #pragma once
 
 #include <span>

@@ -184,9 +184,8 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
 // unknown the rule minimises the larger regret: the linear plan's, at
 // B = 0, is (p - 2) o - 2 tree; the tree's, at large B, is 2 tree. So:
 // linear where (p - 2) o < 4 tree. Never where o is unknown (ab.o = 0).
-// (SMPI's fat tree, o = 0.3 us: p = 256, 8 B, linear 53.3 us, the tree
-// 57.4; 1 MiB, 86.4 against 138.5. p = 1024, 8 B, the tree 76.1 us against
-// an estimated 210 for the linear plan, 16 MiB 1413 against 1346.) O(1).
+// Measured under SimGrid/SMPI: docs/decisions/gatherv-scatterv-linear-or-tree.md.
+// O(1).
 bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab, double tree);
 
 // Regular Scatter, blocks of `block` bytes: whether the root sends them

@@ -13,12 +13,9 @@
 // Each timed phase follows an untimed phase of the same size. A rank starts
 // a phase when its own previous one ends, so a phase's first rounds wait
 // out the skew that the phase before left between the ranks. Timed right
-// after a phase of another size, that skew belongs to the other size: under
-// SimGrid on the 1 us, 12.5 GB/s fat tree (docs/smpi.md) the 16 KiB phase
-// inherited the 8-byte phase's, and beta read 47-60 ps/B where every link
-// moves 80, alpha 5.6-7.4 us where a round crossing the spine takes 4.6.
-// After a phase of its own size a phase runs as a plan's rounds run, back
-// to back, and reads 80 ps/B and 4.4-4.6 us (test smpi_calibration).
+// after a phase of another size, that skew belongs to the other size. After
+// a phase of its own size a phase runs as a plan's rounds run, back to back
+// (docs/decisions/calibration-warm-phases.md; test smpi_calibration).
 //
 //  - beta  = (t2 - t1) / (64 KiB - 16 KiB): the per-byte cost where pipelined
 //    blocks live (beyond every eager limit).

@@ -180,9 +180,8 @@ namespace {
 // beta: so L = alpha - 2o, g = o, G = beta. The two-rank measurement reads
 // the same quantities off one pair, but its receive overhead (a receive of
 // a message that has arrived) is not what a tree's receives cost where the
-// transport starts a transfer only once the receive is posted: under
-// SimGrid/SMPI it measured o = g = 2.31 us and L = 0.01 us on a network of
-// L = 3.85 us and o = 0.31 us (docs/smpi.md).
+// transport starts a transfer only once the receive is posted
+// (docs/decisions/logp-rule-across-nodes.md).
 Calibration logp_of_network(CommState& s) {
   if (!s.one_node) {
     const model::AlphaBeta ab = block_model(s).ab;  // (collective at its first call, like the measurement)

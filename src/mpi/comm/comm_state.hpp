@@ -3,7 +3,9 @@
 //
 // At the first optcoll call on a communicator that moves data, comm_state()
 // (collective) duplicates the communicator (all optcoll traffic runs on the
-// duplicate with one tag, so user point-to-point never matches it), takes the
+// duplicate, so user point-to-point never matches it; tags from kTag on:
+// kTag, kTag + 1 .. 3 for a Gather(v)/Scatter(v) tree's construction,
+// kTag + 16 + k for nonblocking calls, kRequestTags), takes the
 // settings from rank 0's environment (PMPI_Bcast, so that a rank-divergent
 // environment cannot make ranks build different plans and hang), and caches
 // a CommState on the user communicator. MPI_Comm_free of the user
@@ -77,12 +79,9 @@ struct BlockModel {
 // The largest pipelined block on a node whose cores have l2_bytes of L2
 // cache each: a quarter of it (a round's send and receive block and the
 // transport's copies of them stay in the cache), in [kMinBlockCap, 1 MiB];
-// 256 KiB when the size is unknown (l2_bytes <= 0). Measured on the 2-core
-// project machine (1 MiB L2), np 4-16, 2-16 MiB: the best Bcast/Reduce
-// block is 128-512 KiB, where the alpha-beta model alone picks 4-15 blocks
-// (0.5-4 MiB) and loses up to 1.7x; an equal-groups Allgatherv (n = 1 by
-// the model) loses 1.2-1.35x to native at 8-16 MiB, about 1.0x capped
-// (docs/decisions/block-cap-from-l2.md).
+// 256 KiB when the size is unknown (l2_bytes <= 0). Larger blocks than
+// the cache holds cost more than the alpha-beta model, which knows no
+// caches, charges them (measured: docs/decisions/block-cap-from-l2.md).
 using model::kMinBlockCap;
 std::int64_t max_block_bytes_for(double l2_bytes) noexcept;
 

@@ -1,111 +1,56 @@
 // The MPI executor: runs a compiled plan (plan/compiled.hpp) over MPI
 // point-to-point. It holds no algorithm and walks no plan; it only moves,
-// copies and combines the element segments the compiled plan names.
+// copies and combines the element segments the compiled plan names. Every
+// MPI call is PMPI_*, so the drop-in library can define MPI_Bcast on top
+// of optcoll without recursing. The whole behaviour, with the reasons:
+// docs/plans-and-executors.md, "The MPI executor".
 //
-// Round-synchronous: a round's receive and send are posted (PMPI_Irecv,
-// PMPI_Isend), then completed, then the receive's combine step and the
-// round's local pieces are applied. All MPI calls are PMPI_* so that a PMPI
-// interposition library can wrap MPI_Bcast/MPI_Reduce with optcoll without
-// recursing into itself.
-//
-// Working buffer: element e < data_extent is at base + e*extent (the
-// caller's buffer, or its parts); elements beyond, the plan's scratch
-// groups, live in executor scratch with the same layout. The initial
-// content, when the plan was compiled with it, is read at init + e*extent
-// and never written.
-//
-// A message is the compiled plan's element segments, in order:
-//  - one segment: sent / received straight from / into the buffer with the
-//    datatype (any datatype);
-//  - several segments: one hindexed datatype over them when the message is
-//    large enough to pay for building it; otherwise, contiguous type:
-//    memcpy-packed into scratch and sent as elements of the datatype,
-//    received likewise and memcpy-unpacked; non-contiguous type: MPI_Pack'ed
-//    and sent as MPI_PACKED, received as MPI_PACKED and MPI_Unpack'ed.
-//    The two ends may choose differently for the same blocks: a typed
-//    message matches an MPI_PACKED receive and vice versa.
-//  - combine steps receive into a scratch copy with the datatype's layout,
-//    then MPI_Reduce_local: combine_before (own = in (+) own) is
-//    Reduce_local(in, own); combine_after (own = own (+) in) is
-//    Reduce_local(own, in) followed by a datatype-aware copy in -> own, so
-//    that the holes of a user buffer are never written. recv_initial
-//    receives into the buffer and computes Reduce_local(initial, buffer).
-//    A predefined operator on a predefined type, up to kLocalReduceMaxBytes,
-//    is optcoll's own loop instead (mpi/executor/local_reduce.hpp), written straight
-//    into own (such a type has no holes).
-//
-// Polling (WaitMode::poll, an oversubscribed node): sends of more than
-// kDeferMinBytes straight from the buffer (one segment, one chunk) are not
-// waited for at the end of their round (smaller ones complete when posted,
-// below, in either mode): they complete in the background (a sender on an oversubscribed
-// node otherwise waits a whole scheduling cycle for the receiver) and are
-// completed before a later receive or local operation writes into their
-// blocks, when more than 16 are pending, and at the end of the plan.
-// Blocking (a rank per core), every message completes in its round, as the
-// plans' round model has it: a send left running shares the sender's link
-// with the next round's, which delays the earlier one and whoever waits for
-// it (under SimGrid/SMPI on a fat tree this made a 1 MiB binomial Bcast on
-// 256 ranks 3.4x slower than the same tree with completed sends; docs/smpi.md).
-// Except, when every rank is on one node (ExecConfig::one_node: no link to
-// share), sends of a middle size (kDeferMinBytes, kDeferBytes], which are
-// left to complete as when polling: on shared memory such a send completes
-// only once the receiver has taken it (Open MPI's vader returns the
-// fragment; from 4 KiB the rendezvous), so waiting for it costs each round
-// a round trip (16 cores, np 8, a Bcast of 512 B - 2 KiB: 1.3-1.7x native
-// waiting, 0.86-0.99x not; 8 KiB: 1.36x waiting, 1.01x not;
-// docs/benchmarks/one-rank-per-core.md). Smaller sends complete when posted
-// (vader sends up to 256 B inline), and keeping them costs more than it
-// saves (an 8 B Allreduce: 1.18x -> 1.30x). Across nodes the link matters:
-// under SMPI, fat tree, a 64 KiB Bcast (two 32 KiB blocks) took twice as
-// long with its sends deferred (p = 256: 52.3 -> 104.8 us). Receives, and
-// sends from scratch, complete in their round.
-//
-// A message of E elements travels as ceil(E / chunk) messages of at most
-// chunk elements (chunk <= INT_MAX), matched in order (MPI's non-overtaking
-// rule on one communicator and tag); both ends cut the element stream at the
-// same places whatever form they use. Empty messages are not compiled at
-// either end (both know the layout). One-ported: at most one send and one
-// receive per round.
-//
-// Blocking form. The rounds complete() runs (every round of a blocking
-// call, all but round 0 of a request) post a message that is one MPI call
-// of at most chunk elements, straight from / into the buffer or scratch,
-// as PMPI_Send, PMPI_Recv or, with one of each, PMPI_Sendrecv, after the
-// round's other messages are posted: the same matching and completion as
-// the nonblocking calls plus a wait (a round waits for all its messages
-// anyway), without a request, its free list and the Testall / Waitall over
-// it (Open MPI's blocking receive reuses one request, and its send of a few
-// bytes goes out inline). Not while polling, not for sends left to
-// complete in the background, not for independent rounds, and not while
-// other requests are running (a wait must advance them; wait_all()).
-//
-// Resolved form (executor_resolved.cpp). When every message of a compiled
-// plan is one segment, one MPI call, straight from / into its place (or a
-// staging copy for a combine), and completes in its round, the executor
-// resolves each message's address, count and combine operand, and each
-// local step's source and destination, once, and later runs of the same
-// compilation on the same buffers post and apply from that list: no
-// segments, forms or address arithmetic per entry. Small
-// messages, the case where the executor's own instructions are a call's
-// cost, are all of this kind (an 8 B persistent Allreduce at np 8 on 2
-// cores: 2400-2900 of optcoll's own instructions per call before, 1300-1700
-// after; docs/benchmarks/requests.md). A run is resolved again when the
-// compilation (Compiled::id), the buffers or the scratch it stages into
-// have changed.
-//
-// Independent rounds (Compiled::independent: the shift schedule of
-// Alltoall(v), the linear Gather(v)/Scatter(v) and Scan/Exscan) stream
-// through a sliding window: up to model::kRoundsInFlight rounds (or
-// Compiled::in_flight) are posted, and each completed request makes room
-// for the next round; the last round's steps (the linear scan's fold) run
-// after every message has completed. No
-// round waits for the one before, so a rank streams its messages back to
-// back instead of paying a latency per round. MPICH's Alltoall(v) posts
-// batches of 32 (MPIR_CVAR_ALLTOALL_THROTTLE) and waits for each batch,
-// which costs a latency per batch; the window does not. Under SMPI, fat
-// tree, p = 64: an 8 B Alltoallv 230 us one round at a time, 25 us in
-// batches; a 1 MiB Alltoall 99 us in batches, 87 us with the window
-// (docs/decisions/exchange-rounds-in-flight.md).
+// Contract and invariants:
+//  - Round-synchronous and one-ported: a round posts at most one receive
+//    and one send, completes the receive (and sends from scratch), then
+//    applies the receive's combine step and the round's local pieces in
+//    plan order, never arrival order (the same bits on every rank).
+//  - Working buffer: element e < data_extent is at base + e*extent (the
+//    caller's buffer, or its parts); the plan's scratch groups live in
+//    executor scratch with the same layout. The initial content, when
+//    compiled with it, is read at init + e*extent and never written; the
+//    holes of a user buffer are never written.
+//  - A message is the compiled plan's segments in order: one segment goes
+//    straight from / into the buffer with the datatype; several as one
+//    hindexed datatype when large enough, else packed (memcpy or MPI_Pack).
+//    The two ends may choose differently: a typed message matches an
+//    MPI_PACKED receive and vice versa.
+//  - A combining receive lands in a scratch copy with the datatype's layout
+//    and is combined with MPI_Reduce_local; a predefined operator on a
+//    predefined type, up to kLocalReduceMaxBytes, in optcoll's own loop
+//    (local_reduce.hpp).
+//  - A message of E elements travels as ceil(E / chunk) messages cut at the
+//    same places at both ends and matched in order (MPI's non-overtaking
+//    rule on one communicator and tag). Empty messages are compiled at
+//    neither end.
+//  - Send completion: with a core per rank (WaitMode::block) every message
+//    completes in its round, as the plans' round model has it (a running
+//    send would share the sender's link with the next round's,
+//    docs/decisions/complete-sends-per-round.md); except, on one node,
+//    sends straight from the buffer of (kDeferMinBytes, kDeferBytes], which
+//    shared memory completes only once the receiver has taken them. When
+//    polling (an oversubscribed node) every such send above kDeferMinBytes
+//    completes in the background (docs/decisions/deferred-sends.md). A
+//    deferred send completes before its blocks are written, when
+//    kMaxDeferred are pending, and at the end of the plan.
+//  - Blocking form: the rounds complete() runs issue a one-call message as
+//    PMPI_Send / PMPI_Recv / PMPI_Sendrecv after the round's other
+//    messages, except while polling, for deferred sends and independent
+//    rounds, and while other requests run (a wait must advance them)
+//    (docs/decisions/blocking-calls-for-one-call-rounds.md).
+//  - Resolved form (executor_resolved.cpp): a plan whose messages are all
+//    one segment in one call, completed in their round, runs from
+//    addresses resolved once per compilation (Compiled::id) and buffers
+//    (docs/decisions/resolved-form.md).
+//  - Independent rounds (Compiled::independent) stream through a sliding
+//    window of model::kRoundsInFlight rounds (or Compiled::in_flight); the
+//    last round's steps run after every message has completed
+//    (docs/decisions/exchange-rounds-in-flight.md).
 #pragma once
 
 #include <mpi.h>

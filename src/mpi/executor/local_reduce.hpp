@@ -1,9 +1,8 @@
 // Predefined reduction operators on predefined datatypes, computed in
 // optcoll's own loop instead of MPI_Reduce_local, for the executor's small
-// combines: an 8 B Allreduce at np 4 spent about 190 instructions per
-// combine in PMPI_Reduce_local (argument checks, the operator table, the
-// dispatch into the vectorized kernel) and 120 more in the copy back of a
-// combine_after, against about 20 in the loop (callgrind, Open MPI 4.1).
+// combines, where MPI_Reduce_local's argument checks, operator table and
+// dispatch (and a combine_after's copy back) cost more than the arithmetic
+// (docs/decisions/local-reduce-own-loop.md).
 //
 // The operators are the elementwise ones whose result does not depend on
 // how it is computed: SUM, PROD, BAND, BOR, BXOR, LAND, LOR, LXOR on the C
@@ -33,10 +32,8 @@ using LocalReduce = void (*)(const void* a, const void* b, void* dst, std::int64
 LocalReduce local_reduce(MPI_Datatype type, MPI_Op op) noexcept;
 
 // The executor uses the loop up to this many bytes per combine; above,
-// MPI's vectorized kernels are worth their call. On 16 cores (Open MPI
-// 4.1.6, np 8 and 16) the loop made 8-128 B Allreduces and Reduces 4-8 %
-// faster, and 2 KiB Reduces 7-10 % slower than MPI_Reduce_local
-// (bench/results/own-loop-*-16core-2026-11-27.csv).
+// MPI's vectorized kernels are worth their call (measured:
+// docs/decisions/local-reduce-own-loop.md).
 inline constexpr std::int64_t kLocalReduceMaxBytes = 512;
 
 }  // namespace optcoll::mpi

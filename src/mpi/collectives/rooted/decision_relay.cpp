@@ -10,8 +10,8 @@
 // every rank after ceil(log2 p) hops if each forwards it on arrival, which
 // each does inside its waits (wait_relaying). MPI_Ibcast would do the same
 // only if the library implements it as a tree and progresses it there;
-// SimGrid's SMPI, for one, posts p - 1 sends at the root (307 us at
-// p = 1024 on docs/smpi.md's fat tree, where the tree takes about 36 us).
+// SimGrid's SMPI, for one, posts p - 1 sends at the root
+// (docs/decisions/gatherv-scatterv-linear-or-tree.md).
 #include <time.h>
 
 #include <algorithm>

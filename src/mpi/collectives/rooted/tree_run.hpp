@@ -114,7 +114,7 @@ RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, 
 // calibration's small rounds (none when OPTCOLL_ALPHA and OPTCOLL_BETA
 // replace it: the tree). Regular Gather runs the binomial tree unless
 // named: its p - 1 senders would converge on the root's link at once
-// (SMPI's fat tree, p = 256, 1 MiB: linear 153.4 us, the tree 106.2).
+// (docs/decisions/scatter-linear-where-bytes-hide-overheads.md).
 // Collective at the communicator's first calibration.
 bool runs_linear(CommState& s, const std::string& name, plan::Collective op, bool v, std::int64_t block = 0);
 
