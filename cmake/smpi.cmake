@@ -1,7 +1,7 @@
 # SimGrid/SMPI build (scripts/build-smpi.sh, ./build-smpi): the compilers are
 # smpicc/smpicxx, so liboptcoll and liboptcoll_mpi are the ordinary sources
 # compiled against SMPI's mpi.h, and the benchmark bench/smpi/collectives
-# runs them under smpirun on a simulated platform (bench/smpi/README.md).
+# runs them under smpirun on a simulated platform (docs/smpi.md).
 # An SMPI program is a shared object that smpirun loads once per simulated
 # rank (global-variable privatization), so the optcoll libraries are linked
 # into it statically: every rank then has its own copy of their globals.

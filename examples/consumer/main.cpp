@@ -1,7 +1,7 @@
-// A program using the installed optcoll package (examples/consumer/README):
-// the MPI-free core (a circulant schedule) and the MPI layer (C++ and C
-// API), each result checked against a value computed here. Exit code 0 on
-// success, 1 on a wrong result.
+// A program using the installed optcoll package (scripts/test-install.sh
+// builds it both ways; docs/mpi-layer.md): the MPI-free core (a circulant
+// schedule) and the MPI layer (C++ and C API), each result checked against
+// a value computed here. Exit code 0 on success, 1 on a wrong result.
 #include <mpi.h>
 
 #include <optcoll/optcoll.h>

@@ -3,7 +3,7 @@
 // its plan at the first run and runs the compiled plan again at the second.
 // Each call's result equals native MPI's (the oracle), and the compiled
 // plan's messages are exactly the plan's: walking the plan with
-// plan::post_round (the only code that walks plans) gives, round by round,
+// plan::post_round (as every executor walks plans) gives, round by round,
 // the same peers and element counts for the one send and the one receive.
 #include <gtest/gtest.h>
 
