@@ -43,6 +43,7 @@ add_library(optcoll_mpi
   src/mpi/collectives/rooted/gatherv_two.cpp
   src/mpi/collectives/rooted/gatherv_persistent.cpp
   src/mpi/requests/request.cpp
+  src/mpi/requests/held_handles.cpp
   src/mpi/api/c_api.cpp
   src/mpi/api/c_api_requests.cpp
   src/mpi/api/c_api_int64.cpp

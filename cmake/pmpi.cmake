@@ -139,6 +139,30 @@ if(OPTCOLL_BUILD_TESTS)
     set_tests_properties(pmpi_stress.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 600 RESOURCE_LOCK mpi
                                                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced}")
   endforeach()
+
+  # MPI's lifetime rules: every nonblocking and persistent collective with
+  # its datatype, operator and communicator freed right after the call,
+  # forced through optcoll, results against their closed forms
+  # (tests/pmpi/freed_handles.c); the summary must count each form.
+  add_executable(optcoll_pmpi_freed_handles tests/pmpi/freed_handles.c)
+  target_link_libraries(optcoll_pmpi_freed_handles PRIVATE optcoll_pmpi MPI::MPI_C)
+  set_target_properties(optcoll_pmpi_freed_handles PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+  target_compile_options(optcoll_pmpi_freed_handles PRIVATE -Wall -Wextra -Werror)
+  set(_optcoll_request_names Ibcast Ireduce Iallreduce Iscan Iexscan Ireduce_scatter_block Ireduce_scatter Iallgather
+                             Iallgatherv Igather Igatherv Iscatter Iscatterv Ialltoall Ialltoallv)
+  foreach(op Bcast Reduce Allreduce Scan Exscan Reduce_scatter_block Reduce_scatter Allgather Allgatherv Gather Gatherv
+             Scatter Scatterv Alltoall Alltoallv)
+    list(APPEND _optcoll_request_names ${op}_init)
+  endforeach()
+  list(JOIN _optcoll_request_names " " _optcoll_request_names)
+  foreach(np 2 3 5)
+    add_test(NAME pmpi_freed_handles.np${np}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_stress_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                     $<TARGET_FILE:optcoll_pmpi_freed_handles>)
+    set_tests_properties(pmpi_freed_handles.np${np} PROPERTIES LABELS "mpi;pmpi" TIMEOUT 300 RESOURCE_LOCK mpi
+                         ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced};OPTCOLL_TEST_OPS=${_optcoll_request_names}")
+  endforeach()
+  add_dependencies(optcoll_mpi_all optcoll_pmpi_freed_handles)
   # The drop-in's `auto`, both directions for every intercepted call
   # (tests/pmpi/test_auto.cpp): a plain MPI program under LD_PRELOAD, the
   # expected route from alpha-beta formulas and tuning files written in the

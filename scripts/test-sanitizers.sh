@@ -37,9 +37,9 @@ configure build-asan -DOPTCOLL_CLI_COMPILE_OPTIONS=-O0
 # The MPI programs run below (under both MPIs).
 mpi_targets=(optcoll_mpi_bcast_tests optcoll_mpi_reduce_tests optcoll_mpi_api_tests optcoll_mpi_bad_input_tests
   optcoll_mpi_bad_input_tree_tests optcoll_mpi_check_tests optcoll_mpi_requests_tests optcoll_mpi_differential
-  optcoll_mpi_threads_test optcoll_pmpi optcoll_pmpi_stress)
-mpi_tests='^mpi_(bcast|reduce|api|bad_input|bad_input_tree|check|requests)\.np3$|^mpi_differential\.np(3|5)$'
-mpi_tests+='|^mpi_threads\.np2$|^pmpi_stress\.np3$'
+  optcoll_mpi_threads_test optcoll_pmpi optcoll_pmpi_stress optcoll_mpi_lifetime_tests optcoll_pmpi_freed_handles)
+mpi_tests='^mpi_(bcast|reduce|api|bad_input|bad_input_tree|check|requests|lifetime)\.np3$|^mpi_differential\.np(3|5)$'
+mpi_tests+='|^mpi_threads\.np2$|^pmpi_(stress|freed_handles)\.np3$'
 # Every non-MPI test program, the CLI, and the MPI programs.
 targets=(optcoll_cli optcoll_schedule_tests optcoll_sim_tests optcoll_cli_tests optcoll_trees_tests
   optcoll_logp_tests optcoll_logp_cli_tests optcoll_alltoall_tests optcoll_select_tests optcoll_pmpi_policy_tests

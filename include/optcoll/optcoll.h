@@ -248,6 +248,16 @@ int OPTCOLL_Test(OPTCOLL_Request* request, int* flag, MPI_Status* status);
 int OPTCOLL_Wait(OPTCOLL_Request* request, MPI_Status* status);
 int OPTCOLL_Request_free(OPTCOLL_Request* request);
 
+/* Requests and the program's MPI objects (MPI's rules): a request keeps
+ * its communicator and datatypes usable until it is freed, whatever the
+ * program frees meanwhile (MPI_Comm_free and MPI_Type_free right after the
+ * call are fine). An operator made with MPI_Op_create cannot be kept so
+ * (MPI has no way to duplicate one): free it with OPTCOLL_Op_free, which
+ * is MPI_Op_free once no optcoll request uses the operator and otherwise
+ * frees it when the last one is freed (*op becomes MPI_OP_NULL either
+ * way). The drop-in library's MPI_Op_free does this by itself. */
+int OPTCOLL_Op_free(MPI_Op* op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -168,7 +168,9 @@ class Request {
   void wait();
   bool active() const noexcept;
   bool persistent() const noexcept;
-  // The communicator the request was created on (MPI_COMM_NULL if null).
+  // The communicator the request was created on (MPI_COMM_NULL if null,
+  // or once the program has freed that communicator: the request still
+  // runs, on optcoll's own duplicate).
   MPI_Comm comm() const noexcept;
   explicit operator bool() const noexcept { return impl_ != nullptr; }
 

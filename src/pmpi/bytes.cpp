@@ -96,14 +96,14 @@ void SegmentedBytes::store() {
 
 ByteStream& Staging::stream(const void* buf, std::int64_t count, MPI_Datatype type, std::int64_t bytes) {
   for (auto& s : streams_)
-    if (!s) return s.emplace(buf, count, type, bytes);
+    if (!s) return s.emplace(buf, count, mode_ == Mode::now ? type : held_.type(type), bytes);
   throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
 }
 
 SegmentedBytes& Staging::segmented(const void* buf, CountArray counts, CountArray displs, std::size_t p,
                                    MPI_Datatype type) {
   for (auto& s : segmented_)
-    if (!s) return s.emplace(buf, counts, displs, p, type);
+    if (!s) return s.emplace(buf, counts, displs, p, mode_ == Mode::now ? type : held_.type(type));
   throw MpiError(MPI_ERR_INTERN, "optcoll: more than two byte views of one kind in a call");
 }
 

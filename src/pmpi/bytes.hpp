@@ -22,6 +22,7 @@
 
 #include "counts.hpp"
 #include "mpi/executor/datatype.hpp"
+#include "mpi/requests/held_handles.hpp"
 
 namespace optcoll::pmpi {
 
@@ -95,6 +96,8 @@ class SegmentedBytes {
 // loads at once and stores after completion; a persistent one loads at
 // every start and stores after every completion. Views that are the user's
 // buffer itself (direct) need neither. At most two views of each kind.
+// A request's views unpack and pack with duplicates of the program's
+// datatypes (mpi/requests/held_handles.hpp), which it may free meanwhile.
 class Staging {
  public:
   enum class Mode : std::uint8_t { now, nonblocking, persistent };
@@ -123,6 +126,7 @@ class Staging {
   };
 
   Mode mode_;
+  mpi::HeldHandles held_;  // a request's datatypes (before the views: released after them)
   std::optional<ByteStream> streams_[2];
   std::optional<SegmentedBytes> segmented_[2];
   std::vector<Later> later_;

@@ -30,6 +30,13 @@ extern "C" int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
+// An operator that optcoll requests still use is freed when the last of
+// them is (mpi/requests/held_handles.hpp): MPI lets the program free it
+// right after starting the call.
+extern "C" int MPI_Op_free(MPI_Op* op) {
+  return OPTCOLL_Op_free(op);
+}
+
 // The native path: MPI's own call, or its nonblocking form on a
 // communicator with optcoll requests (requests::native_blocking).
 #define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                            \

@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "bytes.hpp"
+#include "mpi/api/c_api.hpp"
 #include "mpi/checks/supported.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
@@ -159,7 +160,7 @@ int guarded(MPI_Comm comm, F&& f) noexcept {
   } catch (...) {
     code = MPI_ERR_INTERN;
   }
-  PMPI_Comm_call_errhandler(comm, code);
+  mpi::raise_on(comm, code);
   return code;
 }
 

@@ -25,6 +25,15 @@ namespace optcoll::mpi {
 // The MPI error class of an optcoll error code.
 int error_class_of(Errc e);
 
+// Raises code on comm's error handler; MPI_COMM_WORLD's where comm is
+// unusable (null, freed, or what the error is about).
+inline void raise_on(MPI_Comm comm, int code) noexcept {
+  int cls = code;
+  PMPI_Error_class(code, &cls);
+  const MPI_Comm handler = (comm == MPI_COMM_NULL || cls == MPI_ERR_COMM) ? MPI_COMM_WORLD : comm;
+  PMPI_Comm_call_errhandler(handler, code);
+}
+
 // Runs f; on failure raises the MPI error code on comm's error handler
 // (MPI_COMM_WORLD's when comm itself is unusable) and returns it.
 template <class F>
@@ -43,10 +52,7 @@ int guarded(MPI_Comm comm, F&& f) noexcept {
   } catch (...) {
     code = MPI_ERR_INTERN;
   }
-  int cls = code;
-  PMPI_Error_class(code, &cls);
-  const MPI_Comm handler = (comm == MPI_COMM_NULL || cls == MPI_ERR_COMM) ? MPI_COMM_WORLD : comm;
-  PMPI_Comm_call_errhandler(handler, code);
+  raise_on(comm, code);
   return code;
 }
 

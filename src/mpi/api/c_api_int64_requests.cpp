@@ -44,8 +44,9 @@ namespace {
 // Scan and Exscan, nonblocking or persistent.
 int scan_request(plan::Collective kind, bool persistent, const void* sendbuf, void* recvbuf, Count count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, Request* request) {
-  return request_of(comm, persistent, request,
-                    [&] { scan_impl(kind, sendbuf, recvbuf, count, datatype, op, comm, {}); });
+  return request_of(comm, persistent, request, [&](HeldHandles& h) {
+    scan_impl(kind, sendbuf, recvbuf, count, h.type(datatype), h.op(op), comm, {});
+  });
 }
 }  // namespace
 
@@ -68,76 +69,86 @@ int Exscan_init(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype da
 
 int Ireduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
                           MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, h.type(datatype), h.op(op), comm, {});
+  });
 }
 int Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, h.type(datatype), h.op(op), comm, {});
+  });
 }
 
 int Ireduce_scatter(const void* sendbuf, void* recvbuf, Counts recvcounts, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { reduce_scatter_impl(sendbuf, recvbuf, recvcounts, datatype, op, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    reduce_scatter_impl(sendbuf, recvbuf, recvcounts, h.type(datatype), h.op(op), comm, {});
+  });
 }
 int Reduce_scatter_init(const void* sendbuf, void* recvbuf, Counts recvcounts, MPI_Datatype datatype, MPI_Op op,
                         MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { reduce_scatter_impl(sendbuf, recvbuf, recvcounts, datatype, op, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    reduce_scatter_impl(sendbuf, recvbuf, recvcounts, h.type(datatype), h.op(op), comm, {});
+  });
 }
 
 int Iallgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
                MPI_Datatype recvtype, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    allgather_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), comm, {});
+  });
 }
 int Allgather_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    allgather_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), comm, {});
+  });
 }
 
 int Iallgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
                 Counts displs, MPI_Datatype recvtype, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request, [&] {
-    allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {});
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    allgatherv_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcounts, displs, h.type(recvtype), comm, {});
   });
 }
 int Allgatherv_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
                     Counts displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request, [&] {
-    allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {});
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    allgatherv_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcounts, displs, h.type(recvtype), comm, {});
   });
 }
 
 int Igather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    gather_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), root, comm, {});
+  });
 }
 int Gather_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    gather_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), root, comm, {});
+  });
 }
 
 int Iscatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
              MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    scatter_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), root, comm, {});
+  });
 }
 int Scatter_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    scatter_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), root, comm, {});
+  });
 }
 
 int Igatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
              Counts displs, MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request, [&] {
-    gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, {});
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    gatherv_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcounts, displs, h.type(recvtype), root, comm, {});
   });
 }
 // The persistent Gatherv and Scatterv: the optimal ordered tree, computed
@@ -151,8 +162,8 @@ int Gatherv_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, vo
 
 int Iscatterv(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Datatype sendtype, void* recvbuf,
               Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request, [&] {
-    scatterv_impl(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, {});
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    scatterv_impl(sendbuf, sendcounts, displs, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), root, comm, {});
   });
 }
 int Scatterv_init(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Datatype sendtype, void* recvbuf,
@@ -165,26 +176,30 @@ int Scatterv_init(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Dat
 
 int Ialltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request,
-                    [&] { alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    alltoall_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), comm, {});
+  });
 }
 int Alltoall_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/, Request* request) {
-  return request_of(comm, true, request,
-                    [&] { alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, {}); });
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    alltoall_impl(sendbuf, sendcount, h.type(sendtype), recvbuf, recvcount, h.type(recvtype), comm, {});
+  });
 }
 
 int Ialltoallv(const void* sendbuf, Counts sendcounts, Counts sdispls, MPI_Datatype sendtype, void* recvbuf,
                Counts recvcounts, Counts rdispls, MPI_Datatype recvtype, MPI_Comm comm, Request* request) {
-  return request_of(comm, false, request, [&] {
-    alltoallv_impl(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, {});
+  return request_of(comm, false, request, [&](HeldHandles& h) {
+    alltoallv_impl(sendbuf, sendcounts, sdispls, h.type(sendtype), recvbuf, recvcounts, rdispls, h.type(recvtype), comm,
+                   {});
   });
 }
 int Alltoallv_init(const void* sendbuf, Counts sendcounts, Counts sdispls, MPI_Datatype sendtype, void* recvbuf,
                    Counts recvcounts, Counts rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info /*info*/,
                    Request* request) {
-  return request_of(comm, true, request, [&] {
-    alltoallv_impl(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, {});
+  return request_of(comm, true, request, [&](HeldHandles& h) {
+    alltoallv_impl(sendbuf, sendcounts, sdispls, h.type(sendtype), recvbuf, recvcounts, rdispls, h.type(recvtype), comm,
+                   {});
   });
 }
 

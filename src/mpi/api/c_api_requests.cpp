@@ -277,3 +277,11 @@ extern "C" int OPTCOLL_Request_free(OPTCOLL_Request* request) {
     *request = OPTCOLL_REQUEST_NULL;
   });
 }
+
+extern "C" int OPTCOLL_Op_free(MPI_Op* op) {
+  if (op != nullptr && optcoll::mpi::defer_op_free(*op)) {
+    *op = MPI_OP_NULL;
+    return MPI_SUCCESS;
+  }
+  return PMPI_Op_free(op);
+}

@@ -107,6 +107,18 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
   return c;
 }
 
+bool predefined_type(MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL || t_named.find(type) != nullptr) return true;
+  int ni = 0;
+  int na = 0;
+  int nd = 0;
+  int combiner = 0;
+  if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return true;
+  if (combiner != MPI_COMBINER_NAMED) return false;
+  t_named.add(type);
+  return true;
+}
+
 const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept {
   try {
     CallInfo c;

@@ -32,6 +32,11 @@ struct CallInfo {
 };
 CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
 
+// Whether type is predefined (never freed), from check_call()'s cache of
+// predefined datatypes; also for MPI_DATATYPE_NULL and an invalid handle
+// (nothing to keep: the call's own check reports them). Local.
+bool predefined_type(MPI_Datatype type);
+
 // The groups of MPI-4.0 §6.9.2 a predefined datatype belongs to, as a bit
 // set, for check_op() and exact_op(): computed once per datatype in
 // check_call()'s cache of predefined datatypes (a few dozen handle

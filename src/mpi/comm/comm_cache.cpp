@@ -31,9 +31,14 @@ struct LastLookup {
 };
 thread_local LastLookup t_last;
 
+// The attribute's value: the communicator's share of its state (requests
+// hold the others).
+using Owner = std::shared_ptr<CommState>;
+
 int delete_state(MPI_Comm, int, void* value, void*) {
   g_deleted.fetch_add(1, std::memory_order_acq_rel);
-  std::unique_ptr<CommState> owned(static_cast<CommState*>(value));
+  std::unique_ptr<Owner> owned(static_cast<Owner*>(value));
+  (*owned)->user_alive.store(false, std::memory_order_release);
   return MPI_SUCCESS;
 }
 
@@ -89,8 +94,8 @@ double node_ranks_per_core(MPI_Comm comm, bool& one_node) {
   return cores > 0 ? static_cast<double>(local) / cores : 1.0;
 }
 
-std::unique_ptr<CommState> build_state(MPI_Comm user) {
-  auto s = std::make_unique<CommState>();
+std::shared_ptr<CommState> build_state(MPI_Comm user) {
+  auto s = std::make_shared<CommState>();
   check(PMPI_Comm_dup(user, &s->comm), "MPI_Comm_dup");
   g_live.fetch_add(1);  // from here on ~CommState frees the duplicate
   check(PMPI_Comm_set_errhandler(s->comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -112,7 +117,9 @@ std::unique_ptr<CommState> build_state(MPI_Comm user) {
 
 CommState::~CommState() {
   if (comm != MPI_COMM_NULL) {
-    PMPI_Comm_free(&comm);
+    int done = 0;
+    PMPI_Finalized(&done);  // a request the program never freed may hold it past MPI_Finalize
+    if (done == 0) PMPI_Comm_free(&comm);
     g_live.fetch_sub(1);
   }
 }
@@ -131,16 +138,16 @@ CommState* find_comm_state(MPI_Comm comm) {
   int found = 0;
   check(PMPI_Comm_get_attr(comm, g_state_key, &value, &found), "MPI_Comm_get_attr");
   if (found == 0) return nullptr;
-  t_last = {comm, static_cast<CommState*>(value), deleted};
+  t_last = {comm, static_cast<Owner*>(value)->get(), deleted};
   return t_last.state;
 }
 
 CommState& comm_state(MPI_Comm comm) {
   progress_requests();  // every optcoll call comes here first
   if (CommState* s = find_comm_state(comm)) return *s;
-  std::unique_ptr<CommState> s = build_state(comm);
-  check(PMPI_Comm_set_attr(comm, g_state_key, s.get()), "MPI_Comm_set_attr");
-  return *s.release();
+  auto owner = std::make_unique<Owner>(build_state(comm));
+  check(PMPI_Comm_set_attr(comm, g_state_key, owner.get()), "MPI_Comm_set_attr");
+  return *owner.release()->get();
 }
 
 std::int64_t live_comm_states() noexcept {

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -89,8 +90,7 @@ class PreparedPlan;  // prepared_plan.hpp
 
 // The prepared plans of finished nonblocking calls on one communicator, for
 // the next such call with the same plan (request.cpp): a repeated
-// MPI_I<op> skips building and compiling its plan. Shared with the requests
-// (weakly: a request may outlive its communicator's state), which give
+// MPI_I<op> skips building and compiling its plan. The requests give
 // their plan back when freed; any thread, under the lock.
 struct SparePlans {
   static constexpr std::size_t kMax = 8;  // the most recently finished
@@ -103,8 +103,13 @@ struct SparePlans {
 // larger ones are released after each call.
 inline constexpr std::int64_t kKeepCallBuffers = std::int64_t{32} << 20;
 
-struct CommState {
+// Owned by the attribute on the user's communicator and by the requests
+// made on it, so that a request outlives the program's MPI_Comm_free
+// (requests/request.hpp).
+struct CommState : std::enable_shared_from_this<CommState> {
   MPI_Comm comm = MPI_COMM_NULL;  // optcoll's duplicate, MPI_ERRORS_RETURN
+  // The user's communicator has not been freed (its attribute not deleted).
+  std::atomic<bool> user_alive{true};
   int rank = 0;
   int size = 1;
   schedule::Circulant graph{1};
@@ -143,8 +148,8 @@ struct CommState {
   std::array<CachedChoice, plan::kCollectives> choices;
   bool noted_fallback = false;
   bool noted_unknown = false;
-  std::uint32_t request_calls = 0;    // nonblocking calls so far (their tags: request.cpp)
-  std::shared_ptr<SparePlans> spare;  // made by the first nonblocking call
+  std::uint32_t request_calls = 0;  // nonblocking calls so far (their tags: request.cpp)
+  SparePlans spare;
 
   CommState() = default;
   CommState(const CommState&) = delete;

@@ -69,12 +69,11 @@ Persistent::~Persistent() {
   if (running) delist(this);
   // A finished nonblocking call's plan serves the next call like it (its
   // run left nothing behind: bind() starts the next one afresh).
-  if (!running && !failed && plan != nullptr && plan->from_registry()) {
-    if (const std::shared_ptr<mpi::SparePlans> to = spare.lock()) {
-      const std::lock_guard lock(to->lock);
-      if (to->plans.size() >= mpi::SparePlans::kMax) to->plans.erase(to->plans.begin());
-      to->plans.push_back(std::move(plan));
-    }
+  if (!persistent && !running && !failed && plan != nullptr && plan->from_registry() && state != nullptr) {
+    mpi::SparePlans& to = state->spare;
+    const std::lock_guard lock(to.lock);
+    if (to.plans.size() >= mpi::SparePlans::kMax) to.plans.erase(to.plans.begin());
+    to.plans.push_back(std::move(plan));
   }
   int done = 0;
   PMPI_Finalized(&done);
@@ -221,12 +220,11 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
                   MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
                   std::span<const MpiExecutor::Part> parts) {
   detail::Persistent& r = *t_capture;
+  r.state = s.shared_from_this();
   const ExecConfig cfg = request_config(s, exec_config(s, t, op));
   if (!r.persistent) {  // the plan of an earlier nonblocking call like this one, if one is spare
-    if (s.spare == nullptr) s.spare = std::make_shared<SparePlans>();
-    r.spare = s.spare;
-    const std::lock_guard lock(s.spare->lock);
-    std::vector<std::unique_ptr<PreparedPlan>>& spare = s.spare->plans;
+    const std::lock_guard lock(s.spare.lock);
+    std::vector<std::unique_ptr<PreparedPlan>>& spare = s.spare.plans;
     for (auto it = spare.rbegin(); it != spare.rend(); ++it) {
       if (!(*it)->matches(choice, spec, layout)) continue;
       r.plan = std::move(*it);
@@ -240,6 +238,7 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
 
 void capture_prepared(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base) {
   detail::Persistent& r = *t_capture;
+  r.state = s.shared_from_this();
   r.plan = std::move(plan);
   r.plan->bind(request_config(s, cfg), {base}, r.ex, r.scratch);
 }
@@ -286,15 +285,17 @@ void copy_each_start(const void* from, void* to, std::int64_t count, const TypeI
   });
 }
 
-Request make_request(MPI_Comm comm, bool persistent, const std::function<void()>& call) {
+Request make_request(MPI_Comm comm, bool persistent, const std::function<void(HeldHandles&)>& call) {
   auto impl = std::make_unique<detail::Persistent>();
   impl->user = comm;
   impl->persistent = persistent;
   {
     Capture capture(*impl);
-    call();
+    call(impl->held);
   }
-  comm_state(comm).made_requests = true;
+  CommState& s = comm_state(comm);
+  s.made_requests = true;
+  if (impl->state == nullptr) impl->state = s.shared_from_this();  // a request with no plan to run (p = 1, no data)
   if (!persistent) impl->start();
   return Request(std::move(impl));
 }
@@ -343,7 +344,9 @@ bool Request::persistent() const noexcept {
 }
 
 MPI_Comm Request::comm() const noexcept {
-  return impl_ == nullptr ? MPI_COMM_NULL : impl_->user;
+  if (impl_ == nullptr || (impl_->state != nullptr && !impl_->state->user_alive.load(std::memory_order_acquire)))
+    return MPI_COMM_NULL;
+  return impl_->user;
 }
 
 }  // namespace optcoll

@@ -9,6 +9,11 @@
 // block, a result copied out of the working buffer) becomes the request's
 // `before` and `after` steps. So a request runs exactly the plan the blocking call runs.
 //
+// A request keeps what it runs on alive until it is freed, whatever the
+// program frees meanwhile (MPI's rule): its communicator's CommState (with
+// optcoll's duplicate), duplicates of its derived datatypes and a use of
+// its user operators (held_handles.hpp).
+//
 // Messages of requests never match those of other calls: a persistent
 // request runs on its own duplicate of optcoll's communicator (made at
 // init, collective); a nonblocking call runs on optcoll's communicator with
@@ -24,16 +29,19 @@
 #include <memory>
 
 #include "mpi/executor/prepared_plan.hpp"
+#include "mpi/requests/held_handles.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::detail {
 
 struct Persistent {
+  // Declared first, released last: what the members below run on.
+  std::shared_ptr<mpi::CommState> state;    // the communicator's (set when the plan is built)
+  mpi::HeldHandles held;                    // the datatypes and operators the call runs on
   MPI_Comm user = MPI_COMM_NULL;            // for the error handler of the C API
   MPI_Comm dup = MPI_COMM_NULL;             // a persistent request's own communicator (owned)
   bool persistent = true;                   // false: a nonblocking call, inactive for good once complete
   std::unique_ptr<mpi::PreparedPlan> plan;  // what it runs (a registry plan or a tree's)
-  std::weak_ptr<mpi::SparePlans> spare;     // a nonblocking call's: where its plan goes when freed
   std::function<void()> before;             // at each start, before the run
   std::function<void()> after;              // when each run has completed
   mpi::MpiExecutor ex;
@@ -97,8 +105,11 @@ bool other_requests_running() noexcept;
 
 // A request of the blocking call `call` (an mpi::*_impl on comm): its
 // checks and selection run now, the plan built into the request; a
-// nonblocking call's request (persistent false) is returned started.
-Request make_request(MPI_Comm comm, bool persistent, const std::function<void()>& call);
+// nonblocking call's request (persistent false) is returned started. call
+// passes every datatype and operator through the HeldHandles it is given
+// (held.type(t), held.op(op)), so that the request runs on handles the
+// program cannot free under it.
+Request make_request(MPI_Comm comm, bool persistent, const std::function<void(HeldHandles&)>& call);
 
 // The request being built on this thread, or nullptr.
 detail::Persistent* capturing() noexcept;

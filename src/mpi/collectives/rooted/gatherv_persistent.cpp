@@ -18,6 +18,8 @@
 // Record of one rank: rounds, then the up link (peer, round, lo, hi, bytes;
 // peer -1 at the root or for an empty subtree), then the number of down
 // links and each (peer, round, lo, hi, bytes).
+#include <functional>
+
 #include "mpi/collectives/rooted/rooted.hpp"
 #include "mpi/requests/request.hpp"
 #include "optcoll/trees/constructions.hpp"
@@ -68,11 +70,14 @@ RankTree parse_record(std::span<const std::int64_t> w, plan::rank_t rank) {
   return t;
 }
 
-Request make_persistent(RootedCall call, MPI_Comm comm, int root) {
-  const CallInfo& c = call.c;
-  CommState& s = c.comm_state(comm);
+// prepare: the call's checked arguments, on the request's held handles.
+Request make_persistent(MPI_Comm comm, int root, const std::function<RootedCall(HeldHandles&)>& prepare) {
   auto impl = std::make_unique<detail::Persistent>();
   impl->user = comm;
+  RootedCall call = prepare(impl->held);
+  const CallInfo& c = call.c;
+  CommState& s = c.comm_state(comm);
+  impl->state = s.shared_from_this();
   RankTree tree;
   if (c.size > 1) {
     const model::AlphaBeta ab = block_model(s).ab;  // collective at the first call on comm
@@ -104,17 +109,19 @@ Request make_persistent(RootedCall call, MPI_Comm comm, int root) {
 Request gatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return mpi::make_persistent(mpi::prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"},
-                                                  {recvbuf, recvcounts, displs, recvtype, "recvbuf"}, root, comm, {}),
-                              comm, root);
+  return mpi::make_persistent(comm, root, [&](mpi::HeldHandles& h) {
+    return mpi::prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, h.type(sendtype), "sendbuf"},
+                               {recvbuf, recvcounts, displs, h.type(recvtype), "recvbuf"}, root, comm, {});
+  });
 }
 
 Request scatterv_init(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                       std::span<const std::int64_t> displs, MPI_Datatype sendtype, void* recvbuf,
                       std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return mpi::make_persistent(mpi::prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"},
-                                                  {sendbuf, sendcounts, displs, sendtype, "sendbuf"}, root, comm, {}),
-                              comm, root);
+  return mpi::make_persistent(comm, root, [&](mpi::HeldHandles& h) {
+    return mpi::prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, h.type(recvtype), "recvbuf"},
+                               {sendbuf, sendcounts, displs, h.type(sendtype), "sendbuf"}, root, comm, {});
+  });
 }
 
 }  // namespace optcoll
