@@ -21,6 +21,8 @@ struct Params;
 
 namespace optcoll::plan {
 
+class NodeLayout;
+
 // Everything a plan factory may use; it must outlive the plans made from it.
 // `graph` is the circulant graph of spec.p (cached per communicator by the
 // MPI layer, per run by the simulator). `all_roots` (every rank's receive
@@ -43,6 +45,9 @@ struct PlanContext {
   // bcast/reduce "logp_tree": the machine's LogP parameters (the MPI layer's
   // measured ones, plan/logp_tree.hpp); nullptr: logp::plan_parameters().
   const logp::Params* logp = nullptr;
+  // The node-aware plans ("lanes", "leaders"): how the ranks sit on nodes
+  // (nodes.hpp); nullptr: every rank its own node (they are then flat).
+  const NodeLayout* nodes = nullptr;
 };
 
 using PlanFactory = std::unique_ptr<RankPlan> (*)(const PlanContext&, rank_t rank);
@@ -216,6 +221,15 @@ std::unique_ptr<RankPlan> make_bcast_binomial(const PlanContext& ctx, rank_t ran
 std::unique_ptr<RankPlan> make_bcast_chain(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_bcast_binary_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_bcast_scatter_allgather(const PlanContext& ctx, rank_t rank);
+// Node-aware compositions (PlanContext::nodes; composed.hpp): the full-lane
+// forms (Träff and Hunold 2020) and the leader-based ones.
+std::unique_ptr<RankPlan> make_bcast_lanes(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_lanes(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_lanes(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allgather_lanes(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_reduce_scatter_lanes(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_bcast_leaders(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_allreduce_leaders(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_circulant(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_binomial(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_reduce_chain(const PlanContext& ctx, rank_t rank);

@@ -1,0 +1,95 @@
+// The node-aware plans (plan/nodes.hpp, plan/composed.hpp; registry names
+// "lanes" and "leaders") in the simulator: exact data flow on regular and
+// uneven node layouts (nodes of equal size, the last one smaller, sizes
+// that differ everywhere, one node, one rank per node), for every root,
+// counts from 0 to several blocks per piece, commutative and (where the
+// plan takes them) non-commutative operators; reductions give every rank
+// the same bits. And the layouts themselves against a brute-force walk.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "optcoll/error.hpp"
+#include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/nodes.hpp"
+#include "optcoll/sim/simulator.hpp"
+
+namespace optcoll::sim {
+namespace {
+
+using plan::Collective;
+using plan::NodeLayout;
+using plan::rank_t;
+
+std::vector<std::pair<std::string, NodeLayout>> layouts() {
+  return {{"3x4", NodeLayout::equal(12, 4)},
+          {"4x3", NodeLayout::equal(12, 3)},
+          {"2x8", NodeLayout::equal(16, 8)},
+          {"4,4,4,4,1", NodeLayout::equal(17, 4)},
+          {"3,5,2,4", NodeLayout::of_sizes({3, 5, 2, 4})},
+          {"1,4,4", NodeLayout::of_sizes({1, 4, 4})},
+          {"one node of 7", NodeLayout::equal(7, 7)},
+          {"9 nodes of 1", NodeLayout::equal(9, 1)}};
+}
+
+// Brute force: walk the ranks node by node.
+TEST(NodeLayout, QueriesMatchAWalk) {
+  for (const auto& [name, nodes] : layouts()) {
+    rank_t rank = 0;
+    rank_t smallest = nodes.p(), largest = 0;
+    for (rank_t k = 0; k < nodes.nodes(); ++k) {
+      ASSERT_EQ(nodes.first(k), rank) << name;
+      for (rank_t i = 0; i < nodes.size(k); ++i, ++rank) {
+        ASSERT_EQ(nodes.node_of(rank), k) << name << " rank " << rank;
+        ASSERT_EQ(nodes.local(rank), i) << name << " rank " << rank;
+      }
+      smallest = std::min(smallest, nodes.size(k));
+      largest = std::max(largest, nodes.size(k));
+    }
+    EXPECT_EQ(rank, nodes.p()) << name;
+    EXPECT_EQ(nodes.lanes(), smallest) << name;
+    EXPECT_EQ(nodes.largest(), largest) << name;
+  }
+  EXPECT_EQ(NodeLayout::of_sizes({4, 4, 4, 1}), NodeLayout::equal(13, 4));
+  EXPECT_THROW(NodeLayout::of_sizes({2, 0}), optcoll::Error);
+}
+
+bool node_aware(const plan::AlgorithmInfo& a) {
+  return a.name == "lanes" || a.name == "leaders";
+}
+
+TEST(NodeAware, ExactDataFlowOnEveryLayoutAndRoot) {
+  int plans = 0;
+  for (const plan::AlgorithmInfo& alg : plan::algorithms()) {
+    if (!node_aware(alg)) continue;
+    ++plans;
+    for (const auto& [name, nodes] : layouts()) {
+      const rank_t p = nodes.p();
+      for (rank_t root = 0; root < p; ++root) {
+        if (root > 0 && alg.op != Collective::bcast && alg.op != Collective::reduce) break;
+        for (const auto& [count, n] :
+             std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 1}, {1, 1}, {5, 1}, {37, 1}, {37, 3}, {200, 4}}) {
+          for (const bool commutative : {true, false}) {
+            if (!commutative && (alg.needs_commutative || alg.op == Collective::bcast)) continue;
+            const plan::PlanSetup setup({alg.op, p, root, count, n, commutative});
+            plan::PlanContext ctx = setup.context();
+            ctx.nodes = &nodes;
+            const SimResult r = simulate(ctx, alg.make);
+            const std::string where = std::string(plan::to_string(alg.op)) + "/" + std::string(alg.name) + " nodes " +
+                                      name + " root=" + std::to_string(root) + " count=" + std::to_string(count) +
+                                      " n=" + std::to_string(n) + (commutative ? "" : " non-commutative");
+            ASSERT_TRUE(r.ok()) << where << ": " << r.errors.front();
+            if (plan::is_reduction(alg.op) && !alg.needs_exact) {
+              EXPECT_TRUE(r.identical) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(plans, 1);
+}
+
+}  // namespace
+}  // namespace optcoll::sim
