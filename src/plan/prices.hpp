@@ -55,4 +55,16 @@ Price alltoall_shift(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 Price alltoall_bruck(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 Price many_to_many_two_phase(const Shape& s, std::int64_t blocks, const AlphaBeta& ab);
 
+// The node-aware plans on the two-level machine (prices_nodes.cpp).
+using model::TwoLevel;
+// Bcast and Reduce over all lanes: the pieces on the root's node and every
+// node, the circulant broadcast (reduction) on the lanes, n blocks.
+Price bcast_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+Price reduce_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+Price allreduce_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+// Allgather and Reduce_scatter over all lanes.
+Price allgather_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+Price bcast_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+Price allreduce_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+
 }  // namespace optcoll::plan::prices

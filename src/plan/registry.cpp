@@ -52,11 +52,13 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .name = "lanes",
      .blocking = B::n,
      .make = &make_bcast_lanes,
+     .node_price = &prices::bcast_lanes,
      .summary = "full-lane: scatter on the root's node, the pieces broadcast on every lane at once (circulant), "
                 "allgather on every node (Traff and Hunold 2020)"},
     {.op = C::bcast,
      .name = "leaders",
      .make = &make_bcast_leaders,
+     .node_price = &prices::bcast_leaders,
      .summary = "one rank per node: binomial tree across the nodes on the root's lane, then within every node"},
     {.op = C::reduce,
      .name = "circulant",
@@ -70,6 +72,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .name = "lanes",
      .blocking = B::n,
      .make = &make_reduce_lanes,
+     .node_price = &prices::reduce_lanes,
      .summary = "full-lane: reduce-scatter on every node, the pieces reduced on every lane at once to the root's "
                 "node (circulant), gather at the root"},
     {.op = C::reduce,
@@ -128,6 +131,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .name = "lanes",
      .blocking = B::n,
      .make = &make_allgather_lanes,
+     .node_price = &prices::allgather_lanes,
      .summary = "full-lane: allgather on every lane at once (circulant), then on every node"},
     {.op = C::reduce_scatter,
      .name = "circulant",
@@ -141,6 +145,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .name = "lanes",
      .blocking = B::n,
      .make = &make_reduce_scatter_lanes,
+     .node_price = &prices::allgather_lanes,
      .summary = "full-lane: reduce-scatter on every node by lane, then on every lane at once (circulant)"},
     {.op = C::reduce_scatter,
      .name = "ordered",
@@ -171,11 +176,13 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .name = "lanes",
      .blocking = B::n,
      .make = &make_allreduce_lanes,
+     .node_price = &prices::allreduce_lanes,
      .summary = "full-lane: reduce-scatter on every node, the pieces allreduced on every lane at once (circulant), "
                 "allgather on every node"},
     {.op = C::allreduce,
      .name = "leaders",
      .make = &make_allreduce_leaders,
+     .node_price = &prices::allreduce_leaders,
      .summary = "one rank per node: reduce on every node, recursive doubling across the nodes, broadcast on every "
                 "node"},
     // Before the dissemination plans: at a tie (p a power of two, the same

@@ -87,7 +87,14 @@ std::int64_t blocks_for(const AlgorithmInfo& a, const Call& c, const plan::Shape
     // Equal groups of an all-broadcast: n = 1 is the model's answer without
     // asking for alpha and beta.
     const bool equal = all_broadcast(c.op) && s.largest == s.smallest;
-    n = equal ? 1 : a.price(s, 0, model.ab()).blocks;
+    if (equal) {
+      n = 1;
+    } else if (a.price != nullptr) {
+      n = a.price(s, 0, model.ab()).blocks;
+    } else if (a.node_price != nullptr) {  // a node-aware plan named: both levels alike where unknown
+      const std::optional<model::TwoLevel> tl = model.machine().two_level();
+      n = a.node_price(s, 0, tl ? *tl : model::TwoLevel{model.ab(), model.ab()}).blocks;
+    }
     // No cap binds at or below kMinBlockCap: such calls need no calibration.
     if (capped && bytes > model::kMinBlockCap && caps_blocks(c.op))
       if (const std::int64_t cap = model.machine().max_block_bytes(); cap > 0) n = std::max(n, ceil_div(bytes, cap));
@@ -163,6 +170,38 @@ const AlgorithmInfo* dominant(std::span<const AlgorithmInfo* const> cand, std::s
   return nullptr;
 }
 
+// The node-aware rule: where the call's ranks span nodes and the machine
+// knows both levels, the node-aware plan priced lowest on the two-level
+// machine replaces d's flat plan if it is priced below it (the flat plan
+// in the machine's alpha-beta model, which a calibration on such a
+// communicator measures with every rank sending: the port shared). True
+// when it did; d then holds its block count and price.
+bool node_aware_choice(const Call& c, const plan::Shape& s, const Overrides& o, const plan::PlanSpec& spec,
+                       Model& model, Decision& d) {
+  if (!c.nodes.hierarchical() || c.p <= 1) return false;
+  const std::optional<model::TwoLevel> tl = model.machine().two_level();
+  if (!tl) return false;
+  double best = d.algorithm->price != nullptr
+                    ? d.algorithm->price(s, blocks_for(*d.algorithm, c, s, o, model, false), model.ab()).time
+                    : 1e300;
+  bool chosen = false;
+  for (const AlgorithmInfo& a : plan::algorithms()) {
+    if (a.op != c.op || a.node_price == nullptr || !plan::valid_for(a, spec)) continue;
+    std::int64_t n = 1;
+    if (a.blocking == plan::Blocking::n) n = o.blocks > 0 ? o.blocks : a.node_price(s, 0, *tl).blocks;
+    const plan::Price price = a.node_price(s, n, *tl);
+    if (price.time < best) {
+      best = price.time;
+      d.algorithm = &a;
+      d.blocks = std::max<std::int64_t>(n, 1);
+      d.time = price.time;
+      d.reason = "the cheapest on the two-level machine (node-aware)";
+      chosen = true;
+    }
+  }
+  return chosen;
+}
+
 }  // namespace
 
 plan::Shape shape_of(const Call& c) {
@@ -172,6 +211,10 @@ plan::Shape shape_of(const Call& c) {
   const std::int64_t es = c.elem_size;
   s.m = c.bytes();
   s.max_blocks = std::max<std::int64_t>(c.count, 1);
+  s.nodes = c.nodes.count;
+  s.lanes = c.nodes.lanes;
+  s.node_size = c.nodes.largest;
+  s.ordered = !c.commutative;
   switch (c.op) {
     case Collective::allreduce: {  // p groups of count / p elements (allreduce_layout)
       const std::int64_t per_group = ceil_div(c.count, c.p);
@@ -269,6 +312,14 @@ Decision decide(const Call& c, const Overrides& o, Machine& machine, bool with_p
     }
   }
   d.blocks = blocks_for(*d.algorithm, c, s, o, model, true);
+  if (d.automatic && node_aware_choice(c, s, o, spec, model, d)) {
+    if (with_prices) {
+      const Classic best = best_classic(c, model.ab());
+      d.classic = best.name;
+      d.classic_time = best.price.time;
+    }
+    return d;
+  }
   const bool logp_op = (c.op == Collective::bcast && o.logp != LogpRule::off) ||
                        (c.op == Collective::reduce && o.logp == LogpRule::bcast_and_reduce);
   if (d.automatic && logp_op && c.p >= 3 && c.p <= kLogpMaxRanks && c.bytes() >= 1 && c.bytes() <= kLogpMaxBytes) {

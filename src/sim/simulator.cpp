@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -12,6 +13,7 @@
 #include "optcoll/plan/alltoall.hpp"
 #include "optcoll/plan/executor.hpp"
 #include "payload.hpp"
+#include "two_level.hpp"
 
 namespace optcoll::sim {
 namespace {
@@ -216,7 +218,9 @@ class Run {
     std::vector<double> clock(static_cast<std::size_t>(p_), 0.0), next(clock);
     std::vector<double> abclock(clock), abnext(clock);
     std::vector<double> arrived(clock);  // SimOptions::streamed: each rank's last receive completed
-    std::vector<std::int64_t> sent(static_cast<std::size_t>(p_), 0), received(sent);
+    std::vector<std::int64_t> sent(static_cast<std::size_t>(p_), 0), received(sent), sent_before;
+    std::optional<detail::TwoLevelClock> two_level;
+    if (opt_.nodes != nullptr) two_level.emplace(*opt_.nodes, opt_.two_level);
     std::vector<typename Tracker::Value> values;
     // Local work (SimOptions::local_work), by round: added to a rank's
     // alpha-beta clock before the round's messages.
@@ -246,6 +250,7 @@ class Run {
           c.errors.push_back(at(i, ex.rank) + "plan failed: " + e.what());
         }
       });
+      if (two_level) sent_before = sent;
       // Matching and cost, each rank looking at its own send and receive, so
       // that every write goes to its own entries.
       for_chunks(posts_.chunks, [&](Chunk& c) {
@@ -269,6 +274,12 @@ class Run {
         ++res_.active_rounds;
         res_.last_active_round = i;
         res_.alpha_beta_time += slowest;
+        if (two_level) {
+          for (std::size_t r = 0; r < sent.size(); ++r)
+            if (posts_.post[r].send_to >= 0)
+              two_level->message(static_cast<rank_t>(r), posts_.post[r].send_to, sent[r] - sent_before[r]);
+          res_.two_level_time += two_level->end_round();
+        }
       }
       clock.swap(next);
       abclock.swap(abnext);

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "optcoll/model/block_count.hpp"
+#include "optcoll/model/two_level.hpp"
 #include "optcoll/plan/plan.hpp"
 #include "optcoll/schedule/all_roots.hpp"
 
@@ -147,6 +148,13 @@ struct Shape {
   // -1: unknown, bounded from largest and smallest. Allreduce: one phase
   // of Rabenseifner's plan (rabenseifner_elements()).
   std::int64_t doubling = -1;
+  // How the ranks sit on nodes (plan/nodes.hpp), for the node-aware prices:
+  // nodes, full lanes (the smallest node) and the largest node; and whether
+  // the operator forces the ordered sub-plans (not commutative).
+  rank_t nodes = 1;
+  rank_t lanes = 1;
+  rank_t node_size = 1;
+  bool ordered = false;
 };
 
 // An algorithm's cost under the alpha-beta model of the simulator (a round
@@ -160,6 +168,8 @@ struct Price {
 // blocks: 0 for the algorithm's best n for ab (Blocking::n; clamped to
 // [1, max_blocks]), else that n.
 using PriceFn = Price (*)(const Shape& s, std::int64_t blocks, const model::AlphaBeta& ab);
+// A node-aware plan's price on the two-level machine (model/two_level.hpp).
+using NodePriceFn = Price (*)(const Shape& s, std::int64_t blocks, const model::TwoLevel& m);
 
 // One registry entry: what the algorithm is, what it needs, what it costs.
 struct AlgorithmInfo {
@@ -193,8 +203,11 @@ struct AlgorithmInfo {
   bool final_messages = false;
   PlanFactory make = nullptr;
   // nullptr: not priced in the alpha-beta model (logp_tree: LogGP, by
-  // simulation, select/select.hpp).
+  // simulation, select/select.hpp; the node-aware plans: node_price).
   PriceFn price = nullptr;
+  // The node-aware plans (PlanContext::nodes): priced on the two-level
+  // machine, candidates only where the ranks span several nodes.
+  NodePriceFn node_price = nullptr;
   // Automatic selection considers it only for calls of at most this many
   // bytes (0: any) unless nothing else is valid: the whole-vector
   // allreduces, whose rounds cost far more than the model's beta m beyond

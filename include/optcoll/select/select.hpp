@@ -69,6 +69,15 @@ struct Call {
   std::int64_t doubling = -1;
   bool commutative = true;  // reductions
   bool exact = false;       // reductions: plan::PlanSpec::exact
+  // How the ranks sit on nodes (plan/nodes.hpp): nodes, full lanes (the
+  // smallest node), the largest node. One node, or one rank per node: flat.
+  struct Nodes {
+    plan::rank_t count = 1;
+    plan::rank_t lanes = 1;
+    plan::rank_t largest = 1;
+    bool operator==(const Nodes&) const = default;
+    bool hierarchical() const noexcept { return count > 1 && largest > 1; }
+  } nodes{};
   std::int64_t bytes() const noexcept { return count * elem_size; }
   bool operator==(const Call&) const = default;
 };
@@ -91,21 +100,27 @@ class Machine {
     sim::LogGP seconds;
   };
   virtual std::optional<Logp> logp() = 0;
+  // The two-level machine (model/two_level.hpp) of a communicator that
+  // spans nodes; none: the node-aware plans are not candidates.
+  virtual std::optional<model::TwoLevel> two_level() { return std::nullopt; }
 };
 
 // Fixed numbers (the CLI, tests).
 class FixedMachine final : public Machine {
  public:
-  explicit FixedMachine(model::AlphaBeta ab, std::int64_t max_block_bytes = 0, std::optional<Logp> logp = {})
-      : ab_(ab), cap_(max_block_bytes), logp_(logp) {}
+  explicit FixedMachine(model::AlphaBeta ab, std::int64_t max_block_bytes = 0, std::optional<Logp> logp = {},
+                        std::optional<model::TwoLevel> two_level = {})
+      : ab_(ab), cap_(max_block_bytes), logp_(logp), two_level_(two_level) {}
   model::AlphaBeta alpha_beta() override { return ab_; }
   std::int64_t max_block_bytes() override { return cap_; }
   std::optional<Logp> logp() override { return logp_; }
+  std::optional<model::TwoLevel> two_level() override { return two_level_; }
 
  private:
   model::AlphaBeta ab_;
   std::int64_t cap_;
   std::optional<Logp> logp_;
+  std::optional<model::TwoLevel> two_level_;
 };
 
 // Which automatic calls the LogP tree rule may give logp_tree.

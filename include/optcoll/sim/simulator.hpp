@@ -40,7 +40,9 @@
 #include <vector>
 
 #include "optcoll/model/block_count.hpp"
+#include "optcoll/model/two_level.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/nodes.hpp"
 
 namespace optcoll::sim {
 
@@ -84,6 +86,10 @@ struct SimOptions {
   // and completes a receive o after it arrives; the time is the last send
   // or receive. false: a round ends when its receive has completed.
   bool streamed = false;
+  // The two-level machine (model/two_level.hpp): with nodes set (p ranks),
+  // every round is also priced on it (SimResult::two_level_time).
+  const plan::NodeLayout* nodes = nullptr;
+  model::TwoLevel two_level;
 };
 
 struct SimResult {
@@ -98,6 +104,7 @@ struct SimResult {
   double alpha_beta_time = 0;        // seconds, rounds in lockstep
   double alpha_beta_clock_time = 0;  // seconds, a clock per rank
   double loggp_time = 0;             // seconds
+  double two_level_time = 0;         // seconds, rounds in lockstep on SimOptions::two_level (0 without nodes)
   std::string payload;               // how data flow was checked: "exact", "fingerprint", "interval", "none"
   std::int64_t tracked_blocks = 0;
   std::int64_t blocks = 0;
