@@ -1,18 +1,11 @@
 // Alpha-beta prices of the personalized exchanges (model/alltoall.hpp).
 #include "optcoll/model/alltoall.hpp"
+#include "optcoll/model/log2.hpp"
 
 #include <algorithm>
 
 namespace optcoll::model {
-namespace {
-
-int ceil_log2(std::int64_t p) noexcept {
-  int q = 0;
-  while ((std::int64_t{1} << q) < p) ++q;
-  return q;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 double alltoall_shift_time(std::int64_t p, std::int64_t block, const AlphaBeta& ab) noexcept {
   if (p <= 1) return 0;

@@ -1,16 +1,11 @@
 #include "optcoll/model/baselines.hpp"
+#include "optcoll/model/log2.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace optcoll::model {
 namespace {
-
-int ceil_log2(std::int64_t p) noexcept {
-  int q = 0;
-  while ((std::int64_t{1} << q) < p) ++q;
-  return q;
-}
 
 double round_cost(std::int64_t bytes, const AlphaBeta& ab) noexcept {
   return ab.alpha + ab.beta * static_cast<double>(bytes);

@@ -43,27 +43,13 @@ std::unique_ptr<RankPlan> make_allreduce_lanes(const PlanContext& ctx, rank_t ra
   for (int copy = 0; copy < 3; ++copy)
     for (std::int64_t g = 0; g < groups; ++g) layout.add_scratch(g);
 
-  const auto pieces_of = [&piece, L](rank_t size) {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(size), 0);
-    for (rank_t g = 0; g < std::min(L, size); ++g)
-      counts[static_cast<std::size_t>(g)] = piece[static_cast<std::size_t>(g)];
-    return lanes::whole_groups(counts);
-  };
-  const auto whole_piece = [n, N, L](rank_t, std::int64_t g, std::vector<BlockRun>& out) {
-    if (g < L) out.push_back({g * N * n, N * n});
-  };
+  const lanes::Pieces pieces{piece, N * n};
   const bool ordered = !spec.commutative;
 
   std::vector<Phase> phases;
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{
-            {Collective::reduce_scatter, nodes.size(k), 0, spec.count, 1, spec.commutative, spec.exact},
-            pieces_of(nodes.size(k)),
-            ordered ? &make_reduce_scatter_ordered : &make_reduce_scatter_circulant};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
+                                {Collective::reduce_scatter, 1, 0, spec.count, 1, spec.commutative, spec.exact},
+                                ordered ? &make_reduce_scatter_ordered : &make_reduce_scatter_circulant));
   phases.push_back(lanes::phase(
       nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
       [&](rank_t l) {
@@ -78,14 +64,8 @@ std::unique_ptr<RankPlan> make_allreduce_lanes(const PlanContext& ctx, rank_t ra
         const std::int64_t k = g % N;
         out.push_back({(s * groups + l * N + k) * n, n});
       }));
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{{Collective::allgather, nodes.size(k), 0, spec.count, 1},
-                              pieces_of(nodes.size(k)),
-                              &make_allgather_circulant};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
+                                {Collective::allgather, 1, 0, spec.count}, &make_allgather_circulant));
   return std::make_unique<ComposedPlan>(std::move(layout), std::move(phases));
 }
 

@@ -25,29 +25,12 @@ std::unique_ptr<RankPlan> make_bcast_lanes(const PlanContext& ctx, rank_t rank) 
   // (the lane broadcasts' own layouts are the pieces').
   const std::int64_t n = std::max<std::int64_t>(1, std::min(checked_blocks(spec), spec.count / L));
   BlockLayout layout = BlockLayout::split(spec.count, L, n);
+  const lanes::Pieces pieces = lanes::pieces_of(layout, L);
   const rank_t root_node = nodes.node_of(spec.root);
-  const rank_t root_local = spec.root - nodes.first(root_node);
-
-  // The pieces as whole groups of a node's plan: node ranks beyond L hold
-  // none.
-  const auto pieces = [&layout, L](rank_t size) {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(size), 0);
-    for (rank_t g = 0; g < std::min(L, size); ++g) counts[static_cast<std::size_t>(g)] = layout.group(g).count;
-    return lanes::whole_groups(counts);
-  };
-  const auto whole_piece = [n, L](rank_t, std::int64_t g, std::vector<BlockRun>& out) {
-    if (g < L) out.push_back({g * n, n});
-  };
-
   std::vector<Phase> phases;
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{{Collective::scatter, nodes.size(k), root_local, spec.count, 1},
-                              pieces(nodes.size(k)),
-                              &make_scatter_binomial};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
+                                {Collective::scatter, 1, spec.root - nodes.first(root_node), spec.count},
+                                &make_scatter_binomial));
   phases.push_back(lanes::phase(
       nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
       [&](rank_t l) {
@@ -57,13 +40,8 @@ std::unique_ptr<RankPlan> make_bcast_lanes(const PlanContext& ctx, rank_t rank) 
       [n](rank_t l, std::int64_t, std::vector<BlockRun>& out) {
         out.push_back({l * n, n});
       }));
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{
-            {Collective::allgather, nodes.size(k), 0, spec.count, 1}, pieces(nodes.size(k)), &make_allgather_circulant};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
+                                {Collective::allgather, 1, 0, spec.count}, &make_allgather_circulant));
   return std::make_unique<ComposedPlan>(std::move(layout), std::move(phases));
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "optcoll/error.hpp"
+#include "optcoll/model/log2.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 #include "optcoll/trees/schedule.hpp"
@@ -109,8 +110,7 @@ namespace {
 template <class Keep>
 TreeRankView binomial_levels(rank_t p, rank_t root, rank_t rank, Keep keep) {
   TreeRankView v;
-  std::int64_t q = 0;
-  while ((rank_t{1} << q) < p) ++q;
+  const std::int64_t q = model::ceil_log2(p);
   v.rounds = q;
   for (std::int64_t k = 0; k < q; ++k) {
     const rank_t w = rank_t{1} << k;

@@ -19,17 +19,14 @@
 #include <algorithm>
 
 #include "optcoll/error.hpp"
+#include "optcoll/model/log2.hpp"
 #include "optcoll/plan/algorithms.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 
 namespace optcoll::plan {
-namespace {
 
-std::int64_t ceil_log2(rank_t n) {
-  std::int64_t q = 0;
-  while ((rank_t{1} << q) < n) ++q;
-  return q;
-}
+using model::ceil_log2;
+namespace {
 
 // Class membership: 1 = Y, 0 = X.
 class Classes {

@@ -121,6 +121,79 @@ void GroupLanes::lane_runs(rank_t l, std::vector<BlockRun>& out) const {
   for (rank_t k = 0; k < nodes_.nodes(); ++k) holder_runs(k, l, out);
 }
 
+Phase Pieces::phase(const NodeLayout& nodes, rank_t rank, Subsets on, PlanSpec spec, PlanFactory make) const {
+  spec.blocks = 1;
+  const auto full = static_cast<rank_t>(counts.size());
+  return plan::lanes::phase(
+      nodes, rank, on,
+      [&](rank_t k) {
+        spec.p = nodes.size(k);
+        std::vector<std::int64_t> c(static_cast<std::size_t>(spec.p), 0);
+        std::copy_n(counts.begin(), std::min(full, spec.p), c.begin());
+        return SubPlan{spec, whole_groups(c), make};
+      },
+      [full, n = blocks](rank_t, std::int64_t g, std::vector<BlockRun>& out) {
+        if (g < full) out.push_back({g * n, n});
+      });
+}
+
+Pieces pieces_of(const BlockLayout& layout, rank_t L) {
+  Pieces p;
+  p.blocks = layout.blocks_per_group();
+  for (rank_t g = 0; g < L; ++g) p.counts.push_back(layout.group(g).count);
+  return p;
+}
+
+Phase GroupLanes::folds(rank_t rank, PlanSpec spec, PlanFactory make) const {
+  spec.blocks = 1;
+  return phase(
+      nodes_, rank, {.kind = Subsets::Kind::folds, .count = lanes_},
+      [&](rank_t s) {
+        spec.p = fold_size(s);
+        std::vector<std::int64_t> counts;
+        for (rank_t j = 0; j < spec.p; ++j) counts.push_back(layout_->group(fold_rank(s, j)).count);
+        return SubPlan{spec, whole_groups(counts), make};
+      },
+      [gl = *this](rank_t s, std::int64_t j, std::vector<BlockRun>& out) {
+        out.push_back({gl.fold_rank(s, static_cast<rank_t>(j)) * gl.n_, gl.n_});
+      });
+}
+
+Phase GroupLanes::lanes(rank_t rank, PlanSpec spec, bool pipelined, PlanFactory make) const {
+  pipelined = pipelined && one_each();
+  spec.p = nodes_.nodes();
+  spec.blocks = pipelined ? n_ : 1;
+  return phase(
+      nodes_, rank, {.kind = Subsets::Kind::lanes, .count = lanes_},
+      [&](rank_t l) {
+        std::vector<Segment> groups;
+        std::vector<std::int64_t> counts;
+        for (rank_t k = 0; k < nodes_.nodes(); ++k) {
+          groups.push_back(layout_->group(nodes_.first(k) + l));
+          counts.push_back(holder_count(k, l));
+        }
+        return SubPlan{spec, pipelined ? BlockLayout(std::move(groups), n_) : whole_groups(counts), make};
+      },
+      [gl = *this](rank_t l, std::int64_t k, std::vector<BlockRun>& out) {
+        gl.holder_runs(static_cast<rank_t>(k), l, out);
+      });
+}
+
+Phase GroupLanes::nodes(rank_t rank, PlanSpec spec, PlanFactory make) const {
+  spec.blocks = 1;
+  return phase(
+      nodes_, rank, {.kind = Subsets::Kind::every_node},
+      [&](rank_t k) {
+        spec.p = nodes_.size(k);
+        std::vector<std::int64_t> counts(static_cast<std::size_t>(spec.p), 0);
+        for (rank_t l = 0; l < std::min(lanes_, spec.p); ++l) counts[static_cast<std::size_t>(l)] = lane_count(l);
+        return SubPlan{spec, whole_groups(counts), make};
+      },
+      [gl = *this](rank_t, std::int64_t l, std::vector<BlockRun>& out) {
+        if (l < gl.lanes_) gl.lane_runs(static_cast<rank_t>(l), out);
+      });
+}
+
 BlockLayout whole_groups(const std::vector<std::int64_t>& counts) {
   std::vector<Segment> groups;
   groups.reserve(counts.size());

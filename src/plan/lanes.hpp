@@ -45,6 +45,19 @@ using PlanOf = std::function<SubPlan(rank_t subset)>;
 using RunsOf = std::function<void(rank_t subset, std::int64_t group, std::vector<BlockRun>& out)>;
 Phase phase(const NodeLayout& nodes, rank_t rank, Subsets on, const PlanOf& plan_of, RunsOf runs_of);
 
+// The vector in L pieces, one per full lane (bcast, reduce, allreduce
+// over lanes): piece g stands for `blocks` composed blocks from g * blocks
+// on. A node's phase on the pieces runs a plan of one group per node rank,
+// the pieces whole (one block each), none for ranks beyond the L lanes.
+struct Pieces {
+  std::vector<std::int64_t> counts;  // elements of each piece
+  std::int64_t blocks = 1;           // composed blocks per piece
+  // on: every_node or one_node; spec: the sub-plan's (p and blocks set here).
+  Phase phase(const NodeLayout& nodes, rank_t rank, Subsets on, PlanSpec spec, PlanFactory make) const;
+};
+// The first L groups of layout as pieces of its blocks_per_group() blocks.
+Pieces pieces_of(const BlockLayout& layout, rank_t L);
+
 // The rank-group collectives' lanes (allgather, reduce_scatter): rank r's
 // group (r of the caller's layout) is carried by its holder, the rank of
 // its node with local index local(r) mod L (itself unless nodes are uneven,
@@ -70,6 +83,16 @@ class GroupLanes {
   }
   // Every holder carries one group (nodes of one size).
   bool one_each() const { return nodes_.regular(); }
+
+  // The phases, spec the sub-plans' (p, layout and blocks set here): each
+  // fold's groups between its ranks (gather onto the full lane, or scatter
+  // from it; folds of one rank where nodes are even); every lane's groups
+  // across the nodes (the caller's n blocks where each holder carries one
+  // group and `pipelined`, else whole groups); every node's lanes among its
+  // ranks (whole lanes).
+  Phase folds(rank_t rank, PlanSpec spec, PlanFactory make) const;
+  Phase lanes(rank_t rank, PlanSpec spec, bool pipelined, PlanFactory make) const;
+  Phase nodes(rank_t rank, PlanSpec spec, PlanFactory make) const;
 
  private:
   NodeLayout nodes_;

@@ -9,16 +9,13 @@
 // busiest port, and the pieces divide evenly; tests/select compares them.
 #include <algorithm>
 
+#include "optcoll/model/log2.hpp"
 #include "prices.hpp"
 
 namespace optcoll::plan::prices {
-namespace {
 
-int ceil_log2(rank_t p) noexcept {
-  int q = 0;
-  while ((rank_t{1} << q) < p) ++q;
-  return q;
-}
+using model::ceil_log2;
+namespace {
 
 // A phase's shape: p ranks, m bytes in g groups of the largest and
 // smallest size, at most max_blocks blocks.

@@ -21,29 +21,13 @@ std::unique_ptr<RankPlan> make_reduce_lanes(const PlanContext& ctx, rank_t rank)
   const rank_t L = nodes.lanes();
   const std::int64_t n = std::max<std::int64_t>(1, std::min(checked_blocks(spec), spec.count / L));
   BlockLayout layout = BlockLayout::split(spec.count, L, n);
+  const lanes::Pieces pieces = lanes::pieces_of(layout, L);
   const rank_t root_node = nodes.node_of(spec.root);
-  const rank_t root_local = spec.root - nodes.first(root_node);
   const bool ordered = !spec.commutative;
-
-  const auto pieces = [&layout, L](rank_t size) {
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(size), 0);
-    for (rank_t g = 0; g < std::min(L, size); ++g) counts[static_cast<std::size_t>(g)] = layout.group(g).count;
-    return lanes::whole_groups(counts);
-  };
-  const auto whole_piece = [n, L](rank_t, std::int64_t g, std::vector<BlockRun>& out) {
-    if (g < L) out.push_back({g * n, n});
-  };
-
   std::vector<Phase> phases;
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{
-            {Collective::reduce_scatter, nodes.size(k), 0, spec.count, 1, spec.commutative, spec.exact},
-            pieces(nodes.size(k)),
-            ordered ? &make_reduce_scatter_ordered : &make_reduce_scatter_circulant};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
+                                {Collective::reduce_scatter, 1, 0, spec.count, 1, spec.commutative, spec.exact},
+                                ordered ? &make_reduce_scatter_ordered : &make_reduce_scatter_circulant));
   phases.push_back(lanes::phase(
       nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
       [&](rank_t l) {
@@ -55,14 +39,9 @@ std::unique_ptr<RankPlan> make_reduce_lanes(const PlanContext& ctx, rank_t rank)
       [n](rank_t l, std::int64_t, std::vector<BlockRun>& out) {
         out.push_back({l * n, n});
       }));
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
-      [&](rank_t k) {
-        return lanes::SubPlan{{Collective::gather, nodes.size(k), root_local, spec.count, 1},
-                              pieces(nodes.size(k)),
-                              &make_gather_binomial};
-      },
-      whole_piece));
+  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
+                                {Collective::gather, 1, spec.root - nodes.first(root_node), spec.count},
+                                &make_gather_binomial));
   return std::make_unique<ComposedPlan>(std::move(layout), std::move(phases));
 }
 

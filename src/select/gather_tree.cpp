@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "optcoll/model/log2.hpp"
 #include "optcoll/select/select.hpp"
 
 namespace optcoll::select {
@@ -19,8 +20,7 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
   // root has copied its y-block.
   if (two->single != root) return std::nullopt;
   const auto p = static_cast<plan::rank_t>(m.size());
-  std::int64_t q = 0;
-  while ((plan::rank_t{1} << q) < p - 1) ++q;
+  const std::int64_t q = model::ceil_log2(p - 1);
   const double xs = static_cast<double>(two->x) * static_cast<double>(p - 1);
   if (static_cast<double>(q) * ab.alpha + ab.beta * xs > ab.beta * static_cast<double>(two->y)) return std::nullopt;
   return two;
@@ -28,8 +28,7 @@ std::optional<plan::TwoSizes> choose_two(std::span<const std::int64_t> m, plan::
 
 bool v_runs_linear(plan::rank_t p, const model::AlphaBeta& ab, double tree) {
   if (p < 3 || !(ab.o > 0)) return false;
-  std::int64_t q = 0;
-  while ((plan::rank_t{1} << q) < p) ++q;
+  const std::int64_t q = model::ceil_log2(p);
   const double t = tree > 0 ? tree : static_cast<double>(q) * ab.alpha;
   const double o = std::min(ab.o, ab.alpha);
   // Regret of the linear plan: (p - 2) o - 2 t, with no bytes; of the tree:

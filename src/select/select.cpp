@@ -8,18 +8,15 @@
 #include <string>
 
 #include "optcoll/error.hpp"
+#include "optcoll/model/log2.hpp"
 
 namespace optcoll::select {
+
+using model::ceil_log2;
 namespace {
 
 using plan::AlgorithmInfo;
 using plan::Collective;
-
-int ceil_log2(plan::rank_t p) noexcept {
-  int q = 0;
-  while ((plan::rank_t{1} << q) < p) ++q;
-  return q;
-}
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {
   return b <= 0 ? 0 : (a + b - 1) / b;

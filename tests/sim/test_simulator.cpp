@@ -245,6 +245,8 @@ TEST(Simulator, EveryRegistryAlgorithm) {
             // 0, plus the move to another root (tests/logp checks its times).
             const auto t = logp::tree_rounds(p, 0, logp::summation_parameters(logp::plan_parameters()), true);
             EXPECT_EQ(r.rounds, p == 1 ? 0 : t->rounds + (root != 0 ? 1 : 0)) << where;
+          } else if (alg.node_price != nullptr) {
+            // Node-aware: their rounds on node layouts in test_node_aware.cpp.
           } else if (alg.blocking == plan::Blocking::one && !alg.baseline) {
             const int extra = alg.name == "binomial_ordered" && root != 0 ? 1 : 0;
             const bool pow2 = (p & (p - 1)) == 0;
@@ -259,7 +261,7 @@ TEST(Simulator, EveryRegistryAlgorithm) {
               EXPECT_EQ(r.rounds, p == 1 ? 0 : q + (pow2 ? 0 : 1)) << where;
             else
               EXPECT_EQ(r.rounds, p == 1 ? 0 : (alg.name == "ordered" ? 2 * q : q + extra)) << where;
-          } else if (plan::has_rank_groups(alg.op) && alg.name != "lanes") {  // node-aware: test_node_aware.cpp
+          } else if (plan::has_rank_groups(alg.op)) {
             EXPECT_EQ(r.rounds, p == 1 ? 0 : (alg.op == Collective::allreduce ? 2 : 1) * (n - 1 + q)) << where;
           }
           if (!alg.baseline || p == 1) continue;

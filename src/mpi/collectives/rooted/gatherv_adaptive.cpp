@@ -29,6 +29,7 @@
 
 #include "mpi/collectives/collectives.hpp"
 #include "mpi/collectives/rooted/rooted.hpp"
+#include "optcoll/model/log2.hpp"
 
 namespace optcoll::mpi {
 namespace {
@@ -78,8 +79,7 @@ void exchange(const ExecConfig& e, int peer, const std::int64_t* out, std::int64
 
 RankTree distributed_binomial_tree(const ExecConfig& e, plan::rank_t p, plan::rank_t rank, plan::rank_t root,
                                    std::int64_t my_bytes, bool adaptive, Relay* relay) {
-  std::int64_t q = 0;
-  while ((plan::rank_t{1} << q) < p) ++q;
+  const std::int64_t q = model::ceil_log2(p);
   const int summary_tag = e.tag + 1, notice_tag = e.tag + 2;
   // Phase 1. `mine` is the summary of this rank's group while it is the
   // group's contact.
