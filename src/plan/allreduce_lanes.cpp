@@ -47,9 +47,7 @@ std::unique_ptr<RankPlan> make_allreduce_lanes(const PlanContext& ctx, rank_t ra
   const bool ordered = !spec.commutative;
 
   std::vector<Phase> phases;
-  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-                                {Collective::reduce_scatter, 1, 0, spec.count, 1, spec.commutative, spec.exact},
-                                ordered ? &make_reduce_scatter_ordered : &make_reduce_scatter_circulant));
+  phases.push_back(pieces.reduce_scatter(nodes, rank, spec));
   phases.push_back(lanes::phase(
       nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
       [&](rank_t l) {

@@ -137,6 +137,12 @@ Phase Pieces::phase(const NodeLayout& nodes, rank_t rank, Subsets on, PlanSpec s
       });
 }
 
+Phase Pieces::reduce_scatter(const NodeLayout& nodes, rank_t rank, const PlanSpec& spec) const {
+  return phase(nodes, rank, {.kind = Subsets::Kind::every_node},
+               {Collective::reduce_scatter, 1, 0, spec.count, 1, spec.commutative, spec.exact},
+               spec.commutative ? &make_reduce_scatter_circulant : &make_reduce_scatter_ordered);
+}
+
 Pieces pieces_of(const BlockLayout& layout, rank_t L) {
   Pieces p;
   p.blocks = layout.blocks_per_group();

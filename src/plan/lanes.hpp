@@ -54,6 +54,10 @@ struct Pieces {
   std::int64_t blocks = 1;           // composed blocks per piece
   // on: every_node or one_node; spec: the sub-plan's (p and blocks set here).
   Phase phase(const NodeLayout& nodes, rank_t rank, Subsets on, PlanSpec spec, PlanFactory make) const;
+  // Every node reduce-scatters the pieces (local rank g gets the node's
+  // partial of piece g): the circulant plan, or the ordered one for a
+  // non-commutative operator (rank order within the node).
+  Phase reduce_scatter(const NodeLayout& nodes, rank_t rank, const PlanSpec& spec) const;
 };
 // The first L groups of layout as pieces of its blocks_per_group() blocks.
 Pieces pieces_of(const BlockLayout& layout, rank_t L);
