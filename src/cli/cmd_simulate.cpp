@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "cmd_exchange.hpp"
@@ -15,6 +16,7 @@
 #include "optcoll/model/baselines.hpp"
 #include "optcoll/model/distributions.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/nodes.hpp"
 #include "optcoll/select/select.hpp"
 #include "optcoll/sim/allmerge.hpp"
 #include "optcoll/sim/simulator.hpp"
@@ -41,6 +43,10 @@ struct SimulateArgs {
   sim::LogGP loggp;
   plan::rank_t latency_group = 0;  // LogGP: ranks in different groups of this many pay far_latency
   double far_latency = 0;
+  plan::rank_t ppn = 0;  // nodes of this many consecutive ranks (0: one level)
+  // The two-level machine with --ppn: the node's port (--alpha, --beta)
+  // and within a node (--alpha-in, --beta-in).
+  model::AlphaBeta in{2e-7, 4e-11};
 };
 
 // Baselines are simulated (data flow checked too) when that is cheap, and
@@ -67,8 +73,9 @@ PricedBaseline price_baseline(const SimulateArgs& a, plan::Collective op, const 
   if (!r.ok())
     throw optcoll::Error(Errc::internal, fmt::format("baseline {} failed: {}", price.name, r.errors.front()));
   out.price.rounds = r.rounds;
-  out.price.time = r.alpha_beta_time;
-  out.method = "simulated";
+  // With nodes (--ppn): the two-level machine's time, what optcoll's is compared with.
+  out.price.time = opt.nodes != nullptr ? r.two_level_time : r.alpha_beta_time;
+  out.method = opt.nodes != nullptr ? "simulated, two-level" : "simulated";
   out.loggp = r.loggp_time;
   return out;
 }
@@ -88,7 +95,7 @@ std::vector<PricedBaseline> baselines_for(const SimulateArgs& a, const select::C
                                           const std::vector<std::int64_t>& group_bytes, const sim::SimOptions& opt) {
   std::vector<PricedBaseline> out;
   if (call.count == 0) return out;
-  for (const select::Classic& c : select::classics(call, a.ab, group_bytes))
+  for (const select::Classic& c : select::classics(call, opt.alpha_beta, group_bytes))
     out.push_back(price_baseline(a, call.op, {c.name, c.price.blocks, c.price.rounds, c.price.time}, opt));
   return out;
 }
@@ -147,6 +154,9 @@ int run_simulate(const SimulateArgs& a) {
   for (const double x : {a.loggp.L, a.loggp.o, a.loggp.g, a.loggp.G, a.far_latency})
     if (!(x >= 0) || !std::isfinite(x)) throw UsageError("--L, --o, --g, --G and --L-far must be finite and >= 0");
   if (a.latency_group < 0) throw UsageError("--latency-group must be >= 0");
+  if (a.ppn < 0 || a.ppn > a.p) throw UsageError(fmt::format("--ppn must be in [1, -p], got {}", a.ppn));
+  if (!(a.in.alpha >= 0) || !(a.in.beta >= 0) || !std::isfinite(a.in.alpha) || !std::isfinite(a.in.beta))
+    throw UsageError("--alpha-in and --beta-in must be finite and >= 0");
   if (a.threads < 1 || a.threads > 1024)
     throw UsageError(fmt::format("--threads must be in [1, 1024], got {}", a.threads));
   const auto dist = model::parse_distribution(a.dist);
@@ -189,7 +199,16 @@ int run_simulate(const SimulateArgs& a) {
     call.smallest = *lo;
     call.total = count;
   }
-  select::FixedMachine machine(a.ab);
+  // With nodes: the flat plans share each node's port among its ranks
+  // (model::TwoLevel::flat), the node-aware ones are priced on both levels.
+  std::optional<plan::NodeLayout> nodes;
+  const model::TwoLevel two_level{a.in, a.ab};
+  if (a.ppn > 0) {
+    nodes = plan::NodeLayout::equal(a.p, a.ppn);
+    call.nodes = {nodes->nodes(), nodes->lanes(), nodes->largest()};
+  }
+  select::FixedMachine machine(nodes ? two_level.flat(nodes->largest()) : a.ab, 0, {},
+                               nodes ? std::optional<model::TwoLevel>(two_level) : std::nullopt);
   const select::Decision decision = select::decide(call, {.algorithm = a.algorithm, .blocks = a.n}, machine);
   const plan::AlgorithmInfo* alg = decision.algorithm;
   // The scan pipeline is a chain of depth p-1 (plan/scan_pipeline.cpp).
@@ -205,11 +224,18 @@ int run_simulate(const SimulateArgs& a) {
   opt.threads = a.threads;
   opt.latency_group = a.latency_group;
   opt.far_latency = a.far_latency;
+  if (nodes) {
+    opt.nodes = &*nodes;
+    opt.two_level = two_level;
+    opt.alpha_beta = two_level.flat(nodes->largest());
+  }
 
   sim::SimOptions own = opt;
   own.streamed = alg->final_messages;  // (the linear Gather/Scatter: rounds in flight)
   const auto t0 = std::chrono::steady_clock::now();
-  const sim::SimResult r = sim::simulate(setup.context(), alg->make, own);
+  plan::PlanContext ctx = setup.context();
+  if (nodes) ctx.nodes = &*nodes;
+  const sim::SimResult r = sim::simulate(ctx, alg->make, own);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const std::int64_t phases = op == plan::Collective::allreduce ? 2 : 1;
   const std::int64_t lower = (count == 0 || a.p == 1)               ? 0
@@ -235,6 +261,10 @@ int run_simulate(const SimulateArgs& a) {
     j["max_bytes_received"] = r.max_bytes_received;
     j["model_time"] = r.alpha_beta_time;
     j["loggp_time"] = r.loggp_time;
+    if (nodes) {
+      j["ppn"] = a.ppn;
+      j["two_level_time"] = r.two_level_time;
+    }
     j["alpha"] = a.ab.alpha;
     j["beta"] = a.ab.beta;
     j["data_flow"] = {{"ok", r.ok()},       {"mode", r.payload},        {"tracked_blocks", r.tracked_blocks},
@@ -265,11 +295,17 @@ int run_simulate(const SimulateArgs& a) {
                r.identical ? "yes, for any operator"
                            : "only for exact operators (combines in an order that depends on the rank)");
   fmt::print("alpha-beta time: {:.6g} s (alpha {:g} s, beta {:g} s/B); LogGP time: {:.6g} s\n", r.alpha_beta_time,
-             a.ab.alpha, a.ab.beta, r.loggp_time);
+             opt.alpha_beta.alpha, opt.alpha_beta.beta, r.loggp_time);
+  if (nodes)
+    fmt::print(
+        "two-level time: {:.6g} s ({} nodes of {} ranks; a node's port alpha {:g} s, beta {:g} s/B, within "
+        "a node alpha {:g} s, beta {:g} s/B)\n",
+        r.two_level_time, nodes->nodes(), a.ppn, a.ab.alpha, a.ab.beta, a.in.alpha, a.in.beta);
   if (!baselines.empty()) fmt::print("classic algorithms, same model:\n");
+  const double mine = nodes ? r.two_level_time : r.alpha_beta_time;
   for (const auto& b : baselines)
     fmt::print("  {:<22} n={:<8} rounds={:<9} time={:.6g} s ({:.2f}x optcoll, {})\n", b.price.name, b.price.blocks,
-               b.price.rounds, b.price.time, r.alpha_beta_time > 0 ? b.price.time / r.alpha_beta_time : 0.0, b.method);
+               b.price.rounds, b.price.time, mine > 0 ? b.price.time / mine : 0.0, b.method);
   fmt::print("simulated in {:.2f} s\n", secs);
   return r.ok() ? 0 : 1;
 }
@@ -307,6 +343,11 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                   "LogGP on a two-level network: ranks r, s with r / N != s / N (different leaf switches or nodes) "
                   "pay --L-far instead of --L (default 0: one level)");
   cmd->add_option("--L-far", a->far_latency, "LogGP latency between groups of --latency-group ranks, seconds");
+  cmd->add_option("--ppn", a->ppn,
+                  "Nodes of this many consecutive ranks: --alpha and --beta are a node's port, which its ranks "
+                  "share; the node-aware plans (lanes, leaders) are candidates and the two-level time is printed");
+  cmd->add_option("--alpha-in", a->in.alpha, "With --ppn: seconds per message within a node (default 2e-7)");
+  cmd->add_option("--beta-in", a->in.beta, "With --ppn: seconds per byte within a node (default 4e-11)");
   cmd->add_option("--threads", a->threads, "Threads for large p (default 2)");
   cmd->add_flag("--json", a->json, "Print JSON");
   cmd->callback([a, &exit_code] { exit_code = run_simulate(*a); });
