@@ -52,15 +52,9 @@ struct Entry {
   bool done = true;  // the run has finished (or, persistent, none was started)
 };
 
-// The persistent carriers' communicator: MPI_COMM_SELF duplicated once.
-MPI_Comm self_comm() {
-  static MPI_Comm c = [] {
-    MPI_Comm d = MPI_COMM_NULL;
-    mpi::check(PMPI_Comm_dup(MPI_COMM_SELF, &d), "MPI_Comm_dup");
-    return d;
-  }();
-  return c;
-}
+// The persistent carriers talk on mpi::self_comm() (MPI_COMM_SELF's
+// duplicate, freed by optcoll's MPI_Finalize hook).
+using mpi::self_comm;
 std::atomic<int> g_next_tag{0};
 
 std::mutex g_mutex;
