@@ -242,15 +242,15 @@ TEST(MpiAllreduce, SameBitsForSignedZerosAndUserOps) {
     EXPECT_EQ(std::memcmp(s0.data(), sum.data(), 64 * 4), 0);
     if (!name.empty() || std::getenv("OPTCOLL_ALLREDUCE") != nullptr) continue;
     // The automatic choice never takes an algorithm that needs an exact
-    // operator (at p = 1 every algorithm is a copy, and any may be chosen).
+    // operator (at p = 1 every algorithm is a copy, and any may be chosen);
+    // which of the others it takes depends on the calibrated machine.
+    if (p == 1) continue;
     for (MPI_Op op : {MPI_Op{MPI_MAX}, user}) {
       const std::string got =
           mpi::describe(comm, plan::Collective::allreduce, 64, op == user ? MPI_FLOAT : MPI_DOUBLE, op).algorithm;
-      EXPECT_NE(got, "dissemination");
-      EXPECT_NE(got, "bruck");
-      if (p > 1) {
-        EXPECT_EQ(got, "doubling");
-      }
+      const plan::AlgorithmInfo* info = plan::find_algorithm(plan::Collective::allreduce, got);
+      ASSERT_NE(info, nullptr) << got;
+      EXPECT_FALSE(info->needs_exact) << got;
     }
   }
   MPI_Op_free(&user);
