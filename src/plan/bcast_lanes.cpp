@@ -18,31 +18,18 @@
 namespace optcoll::plan {
 
 std::unique_ptr<RankPlan> make_bcast_lanes(const PlanContext& ctx, rank_t rank) {
-  const NodeLayout nodes = lanes::nodes_of(ctx);
   const PlanSpec& spec = ctx.spec;
-  const rank_t L = nodes.lanes();
-  // n no larger than the smallest piece, so that every piece has n blocks
-  // (the lane broadcasts' own layouts are the pieces').
-  const std::int64_t n = std::max<std::int64_t>(1, std::min(checked_blocks(spec), spec.count / L));
-  BlockLayout layout = BlockLayout::split(spec.count, L, n);
-  const lanes::Pieces pieces = lanes::pieces_of(layout, L);
+  lanes::LanePieces v = lanes::split_pieces(ctx);
+  const NodeLayout& nodes = v.nodes;
   const rank_t root_node = nodes.node_of(spec.root);
   std::vector<Phase> phases;
-  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
-                                {Collective::scatter, 1, spec.root - nodes.first(root_node), spec.count},
-                                &make_scatter_binomial));
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
-      [&](rank_t l) {
-        return lanes::SubPlan{
-            {Collective::bcast, nodes.nodes(), root_node, layout.group(l).count, n}, {}, &make_bcast_circulant};
-      },
-      [n](rank_t l, std::int64_t, std::vector<BlockRun>& out) {
-        out.push_back({l * n, n});
-      }));
-  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
-                                {Collective::allgather, 1, 0, spec.count}, &make_allgather_circulant));
-  return std::make_unique<ComposedPlan>(std::move(layout), std::move(phases));
+  phases.push_back(v.pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
+                                  {Collective::scatter, 1, spec.root - nodes.first(root_node), spec.count},
+                                  &make_scatter_binomial));
+  phases.push_back(v.lanes(rank, {Collective::bcast, 0, root_node}, &make_bcast_circulant));
+  phases.push_back(v.pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::every_node},
+                                  {Collective::allgather, 1, 0, spec.count}, &make_allgather_circulant));
+  return std::make_unique<ComposedPlan>(std::move(v.layout), std::move(phases));
 }
 
 }  // namespace optcoll::plan

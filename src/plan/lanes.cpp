@@ -143,11 +143,30 @@ Phase Pieces::reduce_scatter(const NodeLayout& nodes, rank_t rank, const PlanSpe
                spec.commutative ? &make_reduce_scatter_circulant : &make_reduce_scatter_ordered);
 }
 
-Pieces pieces_of(const BlockLayout& layout, rank_t L) {
-  Pieces p;
-  p.blocks = layout.blocks_per_group();
-  for (rank_t g = 0; g < L; ++g) p.counts.push_back(layout.group(g).count);
-  return p;
+LanePieces split_pieces(const PlanContext& ctx) {
+  const NodeLayout nodes = nodes_of(ctx);
+  const rank_t L = nodes.lanes();
+  const std::int64_t n = std::max<std::int64_t>(1, std::min(checked_blocks(ctx.spec), ctx.spec.count / L));
+  BlockLayout layout = BlockLayout::split(ctx.spec.count, L, n);
+  Pieces pieces{{}, n};
+  for (rank_t g = 0; g < L; ++g) pieces.counts.push_back(layout.group(g).count);
+  return {nodes, std::move(layout), std::move(pieces)};
+}
+
+Phase LanePieces::lanes(rank_t rank, PlanSpec sub, PlanFactory make) const {
+  const std::int64_t n = pieces.blocks;
+  sub.p = nodes.nodes();
+  sub.blocks = n;
+  return phase(
+      nodes, rank, {.kind = Subsets::Kind::lanes, .count = nodes.lanes()},
+      [&](rank_t l) {
+        PlanSpec s = sub;
+        s.count = pieces.counts[static_cast<std::size_t>(l)];
+        return SubPlan{s, {}, make};
+      },
+      [n](rank_t l, std::int64_t, std::vector<BlockRun>& out) {
+        out.push_back({l * n, n});
+      });
 }
 
 Phase GroupLanes::folds(rank_t rank, PlanSpec spec, PlanFactory make) const {

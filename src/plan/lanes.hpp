@@ -59,8 +59,19 @@ struct Pieces {
   // non-commutative operator (rank order within the node).
   Phase reduce_scatter(const NodeLayout& nodes, rank_t rank, const PlanSpec& spec) const;
 };
-// The first L groups of layout as pieces of its blocks_per_group() blocks.
-Pieces pieces_of(const BlockLayout& layout, rank_t L);
+// The rooted full-lane plans' vector (bcast, reduce): L = nodes.lanes()
+// pieces of n blocks each (n: the spec's block count, at most the smallest
+// piece's elements, so that every piece has n blocks), piece l carried by
+// lane l across the nodes.
+struct LanePieces {
+  NodeLayout nodes;
+  BlockLayout layout;
+  Pieces pieces;
+  // The lane phase: lane l runs sub(l) (the spec's p, count and blocks set
+  // here: the nodes, piece l's elements, n) on piece l's blocks.
+  Phase lanes(rank_t rank, PlanSpec sub, PlanFactory make) const;
+};
+LanePieces split_pieces(const PlanContext& ctx);
 
 // The rank-group collectives' lanes (allgather, reduce_scatter): rank r's
 // group (r of the caller's layout) is carried by its holder, the rank of

@@ -16,31 +16,18 @@
 namespace optcoll::plan {
 
 std::unique_ptr<RankPlan> make_reduce_lanes(const PlanContext& ctx, rank_t rank) {
-  const NodeLayout nodes = lanes::nodes_of(ctx);
   const PlanSpec& spec = ctx.spec;
-  const rank_t L = nodes.lanes();
-  const std::int64_t n = std::max<std::int64_t>(1, std::min(checked_blocks(spec), spec.count / L));
-  BlockLayout layout = BlockLayout::split(spec.count, L, n);
-  const lanes::Pieces pieces = lanes::pieces_of(layout, L);
+  lanes::LanePieces v = lanes::split_pieces(ctx);
+  const NodeLayout& nodes = v.nodes;
   const rank_t root_node = nodes.node_of(spec.root);
-  const bool ordered = !spec.commutative;
   std::vector<Phase> phases;
-  phases.push_back(pieces.reduce_scatter(nodes, rank, spec));
-  phases.push_back(lanes::phase(
-      nodes, rank, {.kind = lanes::Subsets::Kind::lanes, .count = L},
-      [&](rank_t l) {
-        return lanes::SubPlan{
-            {Collective::reduce, nodes.nodes(), root_node, layout.group(l).count, n, spec.commutative, spec.exact},
-            {},
-            ordered ? &make_reduce_binomial_ordered : &make_reduce_circulant};
-      },
-      [n](rank_t l, std::int64_t, std::vector<BlockRun>& out) {
-        out.push_back({l * n, n});
-      }));
-  phases.push_back(pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
-                                {Collective::gather, 1, spec.root - nodes.first(root_node), spec.count},
-                                &make_gather_binomial));
-  return std::make_unique<ComposedPlan>(std::move(layout), std::move(phases));
+  phases.push_back(v.pieces.reduce_scatter(nodes, rank, spec));
+  phases.push_back(v.lanes(rank, {Collective::reduce, 0, root_node, 0, 1, spec.commutative, spec.exact},
+                           spec.commutative ? &make_reduce_circulant : &make_reduce_binomial_ordered));
+  phases.push_back(v.pieces.phase(nodes, rank, {.kind = lanes::Subsets::Kind::one_node, .node = root_node},
+                                  {Collective::gather, 1, spec.root - nodes.first(root_node), spec.count},
+                                  &make_gather_binomial));
+  return std::make_unique<ComposedPlan>(std::move(v.layout), std::move(phases));
 }
 
 }  // namespace optcoll::plan
