@@ -162,32 +162,34 @@ TreeRankView schedule_view(const trees::TreeSchedule& s, rank_t v) {
   return w;
 }
 
-// The star: the root receives rank i's group in round i - (i > root), in
-// rank order; p - 1 rounds.
-namespace {
-TreeRankView linear_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout) {
+TreeRankView linear_view(rank_t p, rank_t root, rank_t rank, const std::function<std::int64_t(rank_t)>& count) {
   TreeRankView v;
   v.rounds = p - 1;
   const auto round_of = [&](rank_t i) { return i - (i > root ? 1 : 0); };
   if (rank == root) {
     for (rank_t i = 0; i < p; ++i)
-      if (i != root && layout.group(i).count > 0) v.down.push_back({i, round_of(i), i, i});
-  } else if (layout.group(rank).count > 0) {
+      if (i != root && count(i) > 0) v.down.push_back({i, round_of(i), i, i});
+  } else if (count(rank) > 0) {
     v.up = {root, round_of(rank), rank, rank};
   }
   return v;
+}
+
+namespace {
+TreeRankView star_view(rank_t p, rank_t root, rank_t rank, const BlockLayout& layout) {
+  return linear_view(p, root, rank, [&](rank_t i) { return layout.group(i).count; });
 }
 }  // namespace
 
 std::unique_ptr<RankPlan> make_gather_linear(const PlanContext& ctx, rank_t rank) {
   checked_blocks(ctx.spec);
   const BlockLayout& lay = rank_groups(ctx);
-  return make_tree_plan(Collective::gather, linear_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
+  return make_tree_plan(Collective::gather, star_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
 }
 std::unique_ptr<RankPlan> make_scatter_linear(const PlanContext& ctx, rank_t rank) {
   checked_blocks(ctx.spec);
   const BlockLayout& lay = rank_groups(ctx);
-  return make_tree_plan(Collective::scatter, linear_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
+  return make_tree_plan(Collective::scatter, star_view(ctx.spec.p, ctx.spec.root, rank, lay), lay);
 }
 
 std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank) {

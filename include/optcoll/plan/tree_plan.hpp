@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -74,6 +75,12 @@ TreeRankView schedule_view(const trees::TreeSchedule& s, rank_t v);
 // The same with every group non-empty (regular Gather/Scatter): O(log p),
 // no layout needed.
 TreeRankView binomial_view(rank_t p, rank_t root, rank_t rank);
+
+// The view of `rank` in the star (the "linear" plans): the root takes rank
+// i's group in round i - (i > root), in rank order, p - 1 rounds, without
+// the messages of empty groups. count(i): group i's size; asked for every
+// i at the root, for `rank` only elsewhere. O(p) at the root, O(1) else.
+TreeRankView linear_view(rank_t p, rank_t root, rank_t rank, const std::function<std::int64_t(rank_t)>& count);
 
 // The view of `rank` in the problem-adaptive binomial tree for block sizes m
 // (trees::adaptive_binomial() with gamma = 0: the smaller side of a merge

@@ -237,22 +237,13 @@ RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank
 
 RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::span<const std::int64_t> all,
                           std::int64_t own) {
+  const auto bytes = [&](plan::rank_t i) { return rank == root ? all[static_cast<std::size_t>(i)] : own; };
   RankTree t;
-  t.view.rounds = p - 1;
+  t.view = plan::linear_view(p, root, rank, bytes);
   t.self = rank;
   t.final_messages = true;
-  const auto round_of = [root](plan::rank_t i) { return i - (i > root ? 1 : 0); };
-  if (rank == root) {
-    for (plan::rank_t i = 0; i < p; ++i) {
-      const std::int64_t b = all[static_cast<std::size_t>(i)];
-      if (i == root || b == 0) continue;
-      t.view.down.push_back({i, round_of(i), i, i});
-      t.down_bytes.push_back(b);
-    }
-  } else if (own > 0) {
-    t.view.up = {root, round_of(rank), rank, rank};
-    t.up_bytes = own;
-  }
+  for (const plan::TreeLink& l : t.view.down) t.down_bytes.push_back(bytes(l.peer));
+  if (t.view.up.peer >= 0) t.up_bytes = own;
   return t;
 }
 

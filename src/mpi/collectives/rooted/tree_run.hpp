@@ -98,7 +98,7 @@ ExecConfig tree_config(const CommState& s);
 // rank, for regular Gather / Scatter. O(log p).
 RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b);
 
-// The linear plan's part of `rank` (plan::make_gather_linear: the root takes
+// The linear plan's part of `rank` (plan::linear_view(): the root takes
 // rank i's block in round i - (i > root), or sends it), without empty
 // blocks. all: every rank's bytes (the root; else unused), own: this
 // rank's. O(p) at the root, O(1) elsewhere.
