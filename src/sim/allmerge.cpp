@@ -8,7 +8,6 @@
 
 #include "optcoll/error.hpp"
 #include "optcoll/plan/algorithms.hpp"
-#include "optcoll/plan/executor.hpp"
 
 namespace optcoll::sim {
 namespace {
@@ -17,32 +16,6 @@ namespace {
 // whole-vector run names buffer first / p.
 struct Counts {
   std::int64_t b[4] = {0, 0, 0, 0};
-};
-
-// Records one rank's step; applied after every rank's step is known.
-class Recorder final : public plan::Executor {
- public:
-  plan::rank_t to = -1, from = -1;
-  std::vector<plan::BlockRun> send_runs, recv_runs;
-  plan::Action action = plan::Action::copy;
-  std::vector<plan::LocalOp> locals;
-  void send(plan::rank_t t, std::span<const plan::BlockRun> runs) override {
-    to = t;
-    send_runs.assign(runs.begin(), runs.end());
-  }
-  void recv(plan::rank_t f, std::span<const plan::BlockRun> runs, plan::Action a) override {
-    from = f;
-    recv_runs.assign(runs.begin(), runs.end());
-    action = a;
-  }
-  void local(const plan::LocalOp& op) override { locals.push_back(op); }
-  void wait() override {}
-  void clear() {
-    to = from = -1;
-    send_runs.clear();
-    recv_runs.clear();
-    locals.clear();
-  }
 };
 
 }  // namespace
@@ -79,33 +52,34 @@ MergeCost allmerge_cost(std::string_view algorithm, std::span<const std::int64_t
   for (plan::rank_t r = 0; r < p; ++r) now[static_cast<std::size_t>(r)].b[0] = keys[static_cast<std::size_t>(r)];
   std::vector<std::int64_t> sent(static_cast<std::size_t>(p), 0);
   const auto id = [&](const plan::BlockRun& run) { return static_cast<std::size_t>(run.first / p); };
+  // Each rank's step, read directly (as the sender's below): applied after
+  // every rank's step of the round is known.
   plan::Step step;
-  Recorder rec;
   c.rounds = plans[0]->rounds();
   for (std::int64_t i = 0; i < c.rounds; ++i) {
     const std::vector<Counts> before = now;
     std::int64_t biggest = 0;
     std::int64_t merged = 0;
     for (plan::rank_t r = 0; r < p; ++r) {
-      rec.clear();
-      plan::post_round(*plans[static_cast<std::size_t>(r)], i, step, rec);
+      step.clear();
+      plans[static_cast<std::size_t>(r)]->step(i, step);
       Counts& mine = now[static_cast<std::size_t>(r)];
       std::int64_t work = 0;
-      if (rec.to >= 0) {
+      if (step.send_to >= 0) {
         std::int64_t k = 0;
-        for (const auto& run : rec.send_runs) k += before[static_cast<std::size_t>(r)].b[id(run)];
+        for (const auto& run : step.send) k += before[static_cast<std::size_t>(r)].b[id(run)];
         biggest = std::max(biggest, k * key_bytes);
         sent[static_cast<std::size_t>(r)] += k * key_bytes;
       }
-      if (rec.from >= 0) {
-        const Counts& theirs = before[static_cast<std::size_t>(rec.from)];
+      if (step.recv_from >= 0) {
+        const Counts& theirs = before[static_cast<std::size_t>(step.recv_from)];
         // The sender's runs, in order, land in the receiver's runs.
         plan::Step other;
-        plans[static_cast<std::size_t>(rec.from)]->step(i, other);
-        for (std::size_t k = 0; k < rec.recv_runs.size(); ++k) {
+        plans[static_cast<std::size_t>(step.recv_from)]->step(i, other);
+        for (std::size_t k = 0; k < step.recv.size(); ++k) {
           const std::int64_t in = theirs.b[id(other.send[k])];
-          std::int64_t& own = mine.b[id(rec.recv_runs[k])];
-          if (rec.action == plan::Action::copy) {
+          std::int64_t& own = mine.b[id(step.recv[k])];
+          if (step.on_recv == plan::Action::copy) {
             own = in;
           } else {
             own += in;
@@ -113,7 +87,7 @@ MergeCost allmerge_cost(std::string_view algorithm, std::span<const std::int64_t
           }
         }
       }
-      for (const plan::LocalOp& op : rec.locals) {
+      for (const plan::LocalOp& op : step.local) {
         std::int64_t& to = mine.b[id(op.to)];
         if (op.action == plan::Action::copy) {
           to = mine.b[id(op.from)];

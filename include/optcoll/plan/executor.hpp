@@ -3,8 +3,9 @@
 // MPI executor (mpi/) runs, and by Allmerge's MergeRounds
 // (mpi/collectives/allmerge.cpp). Executors walk a plan through
 // post_round() / run() and never see an algorithm; only compositions
-// (sequence.hpp, reversed.hpp, locality) and sim/allmerge.cpp, which reads
-// a sender's runs, call a plan's step() themselves.
+// (sequence.hpp, reversed.hpp, composed.hpp, locality) and sim/allmerge.cpp,
+// which reads each rank's and its sender's runs, call a plan's step()
+// themselves.
 #pragma once
 
 #include <span>
