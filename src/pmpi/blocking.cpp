@@ -14,8 +14,8 @@
 // MPI_Barrier, like the native path of the intercepted collectives
 // (requests::native_blocking), is MPI_Ibarrier waited for the same way on a
 // communicator where optcoll has made nonblocking or persistent
-// collectives, else MPI's own (MPI_Ibarrier and a wait cost Open MPI 1.3x
-// on one node). A blocking collective does not match a nonblocking one
+// collectives, else MPI's own (MPI_Ibarrier and a wait cost Open MPI more
+// than its barrier on one node). A blocking collective does not match a nonblocking one
 // (MPI 4.0, 6.12), so the choice cannot depend on whether this rank has
 // runs going (tried: it hung at np 2); whether optcoll has made requests on
 // the communicator is the same at every rank of it. (Other blocking calls:

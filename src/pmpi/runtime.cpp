@@ -288,7 +288,7 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups) {
   const plan::Collective c = info(op).collective;
   const Mode mode = g_config.mode(c);
   Path path = Path::native;
-  std::string why;  // built only for the trace (verbose 2): about 180 instructions per call
+  std::string why;  // built only for the trace (verbose 2): building it costs more than the routing
   const bool tracing = g_config.settings.verbose >= 2;
   const plan::Shape shape = select::shape_of(call);
   if (mode == Mode::native) {

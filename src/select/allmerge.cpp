@@ -9,10 +9,8 @@
 namespace optcoll::select {
 
 MergeChoice choose_allmerge(std::string_view requested) {
-  // The default: Bruck's variant, 1.7-1.9x faster than the circulant one in
-  // the simulator (p 8..1024, 64 KiB..4 MiB), and 0.6-1.0x of the baseline
-  // over MPI where the circulant variant takes 0.7-1.3x
-  // (docs/decisions/allmerge-bruck-default.md).
+  // The default: Bruck's variant, faster than the circulant one in the
+  // simulator and over MPI (docs/decisions/allmerge-bruck-default.md).
   const std::string_view name = requested.empty() ? std::string_view("bruck") : requested;
   if (name == "allgatherv") return {name, nullptr};
   // Lang's Algorithm 1 is Bruck's all-reduction, Algorithm 2 the circulant

@@ -24,8 +24,7 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {
 
 // The collectives whose block counts the cache cap improves (Bcast, Reduce,
 // Allgather(v); docs/decisions/block-cap-from-l2.md). Not Reduce_scatter and the circulant
-// Allreduce: at np 8 and 16, 8-16 MiB, capped they were as often slower as
-// faster (0.91x to 1.13x the uncapped time).
+// Allreduce: capped they were as often slower as faster (the same record).
 bool caps_blocks(Collective op) noexcept {
   return op == Collective::bcast || op == Collective::reduce || op == Collective::allgather;
 }
