@@ -7,7 +7,8 @@
 // kTag, kTag + 1 .. 3 for a Gather(v)/Scatter(v) tree's construction,
 // kTag + 16 + k for nonblocking calls, kRequestTags), takes the
 // settings from rank 0's environment (PMPI_Bcast, so that a rank-divergent
-// environment cannot make ranks build different plans and hang), and caches
+// environment cannot make ranks build different plans and hang), finds how
+// the ranks sit on nodes (node_layout(), OPTCOLL_NODE_SIZE), and caches
 // a CommState on the user communicator. MPI_Comm_free of the user
 // communicator runs the attribute's delete callback, which frees the
 // duplicate and the state. MPI_COMM_WORLD's state is released during
