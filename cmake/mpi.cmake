@@ -20,6 +20,8 @@ add_library(optcoll_mpi
   src/mpi/comm/comm_cache.cpp
   src/mpi/comm/calibrate.cpp
   src/mpi/comm/calibrate_logp.cpp
+  src/mpi/comm/calibrate_two_level.cpp
+  src/mpi/comm/nodes.cpp
   src/mpi/comm/choose.cpp
   src/mpi/checks/arguments.cpp
   src/mpi/checks/operators.cpp

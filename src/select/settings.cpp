@@ -1,4 +1,5 @@
 // Every OPTCOLL_* variable (select/settings.hpp).
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -107,6 +108,12 @@ constexpr Variable kVariables[] = {
     {"OPTCOLL_LOGP", "L,o,g", "LogP parameters in units of 10 ns for the logp_tree plans, replacing the measurement"},
     {"OPTCOLL_LOGP_AUTO", "0, 1",
      "1: the automatic selection may run logp_tree for Bcast/Reduce up to 4 KiB; 0: never; unset: Bcast across nodes"},
+    {"OPTCOLL_NODE_SIZE", "ranks > 0",
+     "nodes of this many consecutive ranks (the last may hold fewer), replacing the nodes the MPI layer detects: "
+     "the node-aware plans (lanes, leaders) see them (tests, and nodes inside one host)"},
+    {"OPTCOLL_TWO_LEVEL", "alpha_in,beta_in,alpha_out,beta_out",
+     "the two-level machine of the node-aware plans: seconds per message and per byte within a node and through "
+     "a node's network port, replacing the calibration"},
     {"OPTCOLL_VERBOSE", "0, 1, 2",
      "the drop-in: 1 prints the calls per operation and path at MPI_Finalize, 2 also "
      "one line per call with the reason"},
@@ -186,6 +193,17 @@ Settings Settings::from_environment() {
       ignored("OPTCOLL_LOGP", v, "expected L,o,g: integers, L >= 1, 0 <= o <= g, g >= 1");
     else
       s.logp = {L, o, g};
+  }
+  s.node_size = positive_int("OPTCOLL_NODE_SIZE");
+  if (const char* v = env("OPTCOLL_TWO_LEVEL")) {
+    std::array<double, 4> t{};
+    char tail = 0;
+    const bool ok = std::sscanf(v, "%lf,%lf,%lf,%lf%c", &t[0], &t[1], &t[2], &t[3], &tail) == 4 &&
+                    std::all_of(t.begin(), t.end(), [](double x) { return x > 0 && x <= 1e6; });
+    if (ok)
+      s.two_level = t;
+    else
+      ignored("OPTCOLL_TWO_LEVEL", v, "expected alpha_in,beta_in,alpha_out,beta_out: four positive numbers");
   }
   if (const char* v = env("OPTCOLL_LOGP_AUTO")) {
     const std::string_view a(v);

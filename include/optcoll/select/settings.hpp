@@ -51,6 +51,14 @@ struct Settings {
   // small Bcast and Reduce; 0, never; -1 (unset): the MPI layer's default,
   // small Bcast on communicators that span nodes (select::LogpRule).
   std::int32_t logp_auto = -1;
+  // OPTCOLL_NODE_SIZE: nodes of this many consecutive ranks (the last one
+  // may hold fewer), replacing the detected nodes (the MPI layer's node
+  // layout: mpi/comm/nodes.cpp); 0: detected.
+  std::int64_t node_size = 0;
+  // OPTCOLL_TWO_LEVEL="alpha_in,beta_in,alpha_out,beta_out": the two-level
+  // machine of the node-aware plans (model/two_level.hpp), seconds and
+  // seconds per byte, replacing its calibration; zero: calibrated.
+  std::array<double, 4> two_level{};
   std::int32_t verbose = 0;  // OPTCOLL_VERBOSE: the drop-in's summary (1) and per-call lines (2)
   // OPTCOLL_<OP> (OPTCOLL_BCAST, OPTCOLL_ALLGATHER, ...), by
   // plan::Collective: the algorithm it names (empty for a policy keyword)

@@ -31,6 +31,11 @@ std::optional<select::Machine::Logp> CommMachine::logp() {
   return lp;
 }
 
+std::optional<model::TwoLevel> CommMachine::two_level() {
+  if (!knows_two_level(s_)) return std::nullopt;
+  return two_level_model(s_);  // collective at the first call
+}
+
 select::LogpRule logp_rule(const CommState& s) noexcept {
   using select::LogpRule;
   if (s.settings.logp_auto >= 0) return s.settings.logp_auto == 1 ? LogpRule::bcast_and_reduce : LogpRule::off;
@@ -61,7 +66,9 @@ void check_algorithm_name(plan::Collective op, const Options& options) {
                                   options.algorithm + "' (Options::algorithm); valid: " + select::algorithm_names(op));
 }
 
-Choice choose(CommState& s, const select::Call& call, const Options& options, bool with_prices) {
+Choice choose(CommState& s, const select::Call& shape, const Options& options, bool with_prices) {
+  select::Call call = shape;
+  if (s.nodes) call.nodes = {s.nodes->nodes(), s.nodes->lanes(), s.nodes->largest()};
   CommState::CachedChoice& cached = s.choices[static_cast<std::size_t>(call.op)];
   if (cached.valid && cached.call == call && cached.algorithm == options.algorithm && cached.blocks == options.blocks &&
       (cached.priced || !with_prices))

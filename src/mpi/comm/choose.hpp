@@ -12,8 +12,10 @@
 //
 // Machine: the communicator's block model (block_model(): calibrated at the
 // first call that needs alpha and beta, or OPTCOLL_ALPHA / OPTCOLL_BETA)
-// and LogP parameters (logp_model()). Every input is equal at all ranks,
-// so is the decision.
+// LogP parameters (logp_model()) and, where the ranks span nodes (the
+// communicator's node layout, which also fills Call::nodes), the two-level
+// machine of the node-aware plans (two_level_model()). Every input is
+// equal at all ranks, so is the decision.
 #pragma once
 
 #include <mpi.h>
@@ -45,7 +47,8 @@ const plan::AlgorithmInfo* env_algorithm(CommState& s, plan::Collective op);
 // node. The same at every rank.
 select::LogpRule logp_rule(const CommState& s) noexcept;
 
-// The decision for call (call.p = s.size) on s, cached per collective while
+// The decision for call (call.p = s.size; call.nodes is s's node layout,
+// filled in here) on s, cached per collective while
 // the call's shape and options repeat; with_prices: with the predicted
 // times of the plan and the best classic algorithm (the drop-in's `auto`).
 // Collective when it needs alpha and beta or the LogP parameters for the
@@ -56,13 +59,16 @@ Choice choose(CommState& s, const select::Call& call, const Options& options, bo
 // a predefined operator on predefined integer, logical or byte data. Local.
 bool exact_reduction(MPI_Op op, MPI_Datatype type);
 
-// s as select's machine: block_model(s) and logp_model(s), asked lazily.
+// s as select's machine: block_model(s), logp_model(s) and
+// two_level_model(s), asked lazily.
 class CommMachine final : public select::Machine {
  public:
   explicit CommMachine(CommState& s) : s_(s) {}
   model::AlphaBeta alpha_beta() override;
   std::int64_t max_block_bytes() override;
   std::optional<Logp> logp() override;
+  // two_level_model(s) where knows_two_level(s), else none.
+  std::optional<model::TwoLevel> two_level() override;
 
  private:
   CommState& s_;

@@ -2,6 +2,7 @@
 // MPI_Finalize hook (see optcoll/mpi/comm_state.hpp).
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -73,25 +74,41 @@ void init_keys() {
 // Ranks of comm on this node per core they may use between them (the union
 // of their CPU affinity masks; a rank bound to one core is not
 // oversubscribed if the others are bound to other cores). Above 1, busy
-// polling steals the CPU from the ranks being waited for. one_node: every
-// rank of comm is on this node (the same answer on every rank).
-double node_ranks_per_core(MPI_Comm comm, bool& one_node) {
-  MPI_Comm node = MPI_COMM_NULL;
-  check(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+// polling steals the CPU from the ranks being waited for. node: comm's
+// ranks on this node.
+double node_ranks_per_core(MPI_Comm node) {
   int local = 1;
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof(set), &set) != 0) CPU_ZERO(&set);
-  int rc = PMPI_Comm_size(node, &local);
-  if (rc == MPI_SUCCESS)
-    rc = PMPI_Allreduce(MPI_IN_PLACE, &set, static_cast<int>(sizeof(set)), MPI_BYTE, MPI_BOR, node);
-  PMPI_Comm_free(&node);
-  check(rc, "MPI_Allreduce");
-  int size = 0;
-  check(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
-  one_node = local == size;
+  check(PMPI_Comm_size(node, &local), "MPI_Comm_size");
+  check(PMPI_Allreduce(MPI_IN_PLACE, &set, static_cast<int>(sizeof(set)), MPI_BYTE, MPI_BOR, node), "MPI_Allreduce");
   const int cores = CPU_COUNT(&set);
   return cores > 0 ? static_cast<double>(local) / cores : 1.0;
+}
+
+// The node facts of s: ranks per core, one_node, and the node layout
+// (OPTCOLL_NODE_SIZE's nodes, else the hosts' if in block placement).
+void find_nodes(CommState& s) {
+  MPI_Comm node = MPI_COMM_NULL;
+  check(PMPI_Comm_split_type(s.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  try {
+    s.ranks_per_core = node_ranks_per_core(node);
+    int local = 1;
+    check(PMPI_Comm_size(node, &local), "MPI_Comm_size");
+    s.one_node = local == s.size;    // the same answer on every rank
+    if (s.settings.node_size > 0) {  // rank 0's setting: every rank takes this branch
+      const plan::NodeLayout imposed =
+          plan::NodeLayout::equal(s.size, std::min<plan::rank_t>(s.settings.node_size, s.size));
+      if (imposed.hierarchical()) s.nodes = imposed;
+    } else if (!s.one_node) {
+      s.nodes = node_layout(s.comm, node);
+    }
+  } catch (...) {
+    PMPI_Comm_free(&node);
+    throw;
+  }
+  PMPI_Comm_free(&node);
 }
 
 std::shared_ptr<CommState> build_state(MPI_Comm user) {
@@ -104,7 +121,7 @@ std::shared_ptr<CommState> build_state(MPI_Comm user) {
   s->graph = schedule::Circulant(s->size);
   if (s->rank == 0) s->settings = Settings::from_environment();
   check(PMPI_Bcast(&s->settings, sizeof(Settings), MPI_BYTE, 0, s->comm), "MPI_Bcast");
-  s->ranks_per_core = node_ranks_per_core(s->comm, s->one_node);
+  find_nodes(*s);
   // OPTCOLL_WAIT=auto: block in MPI_Waitall unless the node is
   // oversubscribed (docs/decisions/poll-when-oversubscribed.md).
   const bool oversubscribed = s->ranks_per_core > 1;

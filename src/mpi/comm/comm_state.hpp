@@ -7,7 +7,8 @@
 // kTag, kTag + 1 .. 3 for a Gather(v)/Scatter(v) tree's construction,
 // kTag + 16 + k for nonblocking calls, kRequestTags), takes the
 // settings from rank 0's environment (PMPI_Bcast, so that a rank-divergent
-// environment cannot make ranks build different plans and hang), and caches
+// environment cannot make ranks build different plans and hang), finds how
+// the ranks sit on nodes (node_layout(), OPTCOLL_NODE_SIZE), and caches
 // a CommState on the user communicator. MPI_Comm_free of the user
 // communicator runs the attribute's delete callback, which frees the
 // duplicate and the state. MPI_COMM_WORLD's state is released during
@@ -30,7 +31,9 @@
 #include "mpi/executor/executor.hpp"
 #include "optcoll/logp/params.hpp"
 #include "optcoll/model/block_count.hpp"
+#include "optcoll/model/two_level.hpp"
 #include "optcoll/plan/algorithms.hpp"
+#include "optcoll/plan/nodes.hpp"
 #include "optcoll/schedule/circulant.hpp"
 #include "optcoll/select/select.hpp"
 #include "optcoll/select/settings.hpp"
@@ -116,11 +119,17 @@ struct CommState : std::enable_shared_from_this<CommState> {
   Settings settings;
   WaitMode wait = WaitMode::block;
   int spin = 0;
-  double ranks_per_core = 0;           // this node: ranks of comm per core they may use
-  bool one_node = false;               // every rank of comm on this node (shared memory)
-  std::optional<BlockModel> model;     // set by block_model()
-  std::optional<logp::Params> logp;    // set by logp_model(), in kLogpUnit
-  std::int64_t logp_measurements = 0;  // how often calibrate_logp() ran (tests: once)
+  double ranks_per_core = 0;  // this node: ranks of comm per core they may use
+  bool one_node = false;      // every rank of comm on this node (shared memory)
+  // How comm's ranks sit on nodes (node_layout()): set only where they
+  // span several nodes in block placement, some node holding several ranks
+  // (NodeLayout::hierarchical()); none: the node-aware plans run flat and
+  // are not candidates. The same at every rank.
+  std::optional<plan::NodeLayout> nodes;
+  std::optional<model::TwoLevel> two_level;  // set by two_level_model()
+  std::optional<BlockModel> model;           // set by block_model()
+  std::optional<logp::Params> logp;          // set by logp_model(), in kLogpUnit
+  std::int64_t logp_measurements = 0;        // how often calibrate_logp() ran (tests: once)
   // A nonblocking or persistent collective was made on comm (make_request).
   // The same at every rank of comm between two of its collectives: every
   // rank makes those requests, in the order of comm's collectives.
@@ -183,6 +192,32 @@ Calibration calibrate_logp(const CommState& s);
 // measured (calibrate_logp). Collective at the first call (the alpha-beta
 // calibration or the measurement); later calls are local.
 const logp::Params& logp_model(CommState& s);
+
+// The node layout of comm (collective over comm: at most four small
+// collectives; nodes.cpp): `node` is comm split into its nodes (every rank of a
+// node in one communicator, e.g. MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)).
+// The nodes when every node holds consecutive ranks of comm (block
+// placement; sizes may differ) and the layout is hierarchical; none
+// otherwise (round-robin or any other placement, one node, one rank per
+// node). Every rank returns the same. O(nodes) memory.
+std::optional<plan::NodeLayout> node_layout(MPI_Comm comm, MPI_Comm node);
+
+// Whether s has a two-level machine for the node-aware plans: its ranks
+// span nodes (s.nodes) and OPTCOLL_TWO_LEVEL gives the machine or the
+// nodes are real, some of them on other hosts. Nodes imposed on one host
+// (OPTCOLL_NODE_SIZE) share its memory, no port to spare: there the
+// node-aware plans run when named but are not chosen automatically. The
+// same at every rank.
+bool knows_two_level(const CommState& s) noexcept;
+
+// The two-level machine of s (knows_two_level(s) must hold):
+// OPTCOLL_TWO_LEVEL if set, else measured (calibrate_two_level).
+// Collective at the first call (the measurement); later calls are local.
+const model::TwoLevel& two_level_model(CommState& s);
+
+// Measures both levels on s's nodes (s.nodes must be set; collective over
+// s.comm; calibrate_two_level.cpp).
+model::TwoLevel calibrate_two_level(const CommState& s);
 
 // Number of CommState objects alive in this process (tests: freed
 // communicators release their state).

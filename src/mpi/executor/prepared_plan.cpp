@@ -40,6 +40,8 @@ PreparedPlan::PreparedPlan(CommState& s, const Choice& choice, const plan::PlanS
   // The LogP trees use the communicator's L, o, g (measured at the first
   // such call: collective, and every rank chose the same algorithm).
   if (algorithm_->needs_logp) ctx.logp = &logp_model(s);
+  // The node-aware plans follow the communicator's nodes (flat without).
+  if (s.nodes) ctx.nodes = &*s.nodes;
   if (plan::has_rank_groups(spec.op)) {
     layout_ = std::make_unique<plan::BlockLayout>(layout != nullptr ? *layout : plan::default_layout(spec));
     if (s.all_roots == nullptr) s.all_roots = std::make_unique<schedule::AllRootsSchedule>(s.graph);
