@@ -177,8 +177,13 @@ bool node_aware_choice(const Call& c, const plan::Shape& s, const Overrides& o, 
   if (!c.nodes.hierarchical() || c.p <= 1) return false;
   const std::optional<model::TwoLevel> tl = model.machine().two_level();
   if (!tl) return false;
+  // The flat choice on the same machine: its ranks share their node's port
+  // (TwoLevel::flat: all of a node's ranks sending across at once), which a
+  // flat alpha-beta measured between two ranks at a time does not show.
+  model::AlphaBeta shared = model.ab();
+  shared.beta = std::max(shared.beta, tl->flat(c.nodes.largest).beta);
   double best = d.algorithm->price != nullptr
-                    ? d.algorithm->price(s, blocks_for(*d.algorithm, c, s, o, model, false), model.ab()).time
+                    ? d.algorithm->price(s, blocks_for(*d.algorithm, c, s, o, model, false), shared).time
                     : 1e300;
   bool chosen = false;
   for (const AlgorithmInfo& a : plan::algorithms()) {

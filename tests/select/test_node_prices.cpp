@@ -92,6 +92,18 @@ TEST(Decide, NodeAwareWhereThePortIsShared) {
   }
 }
 
+// A flat machine measured between two ranks at a time (the port's own
+// alpha-beta, not shared): the flat plans are still priced with the port
+// shared by a node's ranks, so large messages go node-aware all the same.
+TEST(Decide, FlatPlansPayTheSharedPort) {
+  const NodeLayout nodes = NodeLayout::equal(256, 16);
+  FixedMachine machine(kMachine.out, 0, {}, kMachine);
+  for (const Collective op : {Collective::bcast, Collective::reduce, Collective::allgather}) {
+    const Decision d = decide(call_of(op, nodes, std::int64_t{1} << 20), {}, machine, true);
+    EXPECT_NE(d.algorithm->node_price, nullptr) << plan::to_string(op) << ": " << d.algorithm->name;
+  }
+}
+
 // One rank per node, or one node: nothing node-aware is a candidate.
 TEST(Decide, FlatWithoutNodes) {
   FixedMachine machine(kMachine.out, 0, {}, kMachine);
