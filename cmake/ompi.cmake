@@ -121,7 +121,14 @@ add_test(NAME ompi_freed_handles.np3
                  $<TARGET_FILE:optcoll_ompi_freed_handles>)
 set_tests_properties(ompi_freed_handles.np3 PROPERTIES LABELS "mpi;ompi" TIMEOUT 300 RESOURCE_LOCK mpi
                      ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced};OPTCOLL_TEST_OPS=${_optcoll_request_names};OMPI_MCA_mca_base_component_path=${OPTCOLL_OMPI_COMPONENT_PATH}")
-set(_optcoll_ompi_targets mca_coll_optcoll optcoll_ompi_freed_handles optcoll_pmpi_plain optcoll_pmpi_nonblocking_plain
+# A communicator split and freed while requests on it run (tests/ompi/split_requests.c).
+add_executable(optcoll_ompi_split_requests tests/ompi/split_requests.c)
+target_link_libraries(optcoll_ompi_split_requests PRIVATE MPI::MPI_C)
+set_target_properties(optcoll_ompi_split_requests PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+target_compile_options(optcoll_ompi_split_requests PRIVATE -Wall -Wextra -Werror)
+optcoll_add_ompi_test(split_requests NP 5 OPS Iallreduce Ibcast Allreduce_init
+                      COMMAND $<TARGET_FILE:optcoll_ompi_split_requests>)
+set(_optcoll_ompi_targets mca_coll_optcoll optcoll_ompi_freed_handles optcoll_ompi_split_requests optcoll_pmpi_plain optcoll_pmpi_nonblocking_plain
                           optcoll_pmpi_persistent_plain)
 
 # Fortran (gfortran with Open MPI's Fortran bindings), when there is one.

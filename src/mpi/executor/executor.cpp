@@ -88,7 +88,6 @@ bool MpiExecutor::some_done(bool block) {
 
 void MpiExecutor::bind(const ExecConfig& cfg, void* base, Scratch& scratch, const void* owner) {
   cfg_ = cfg;
-  tr_ = &transport();
   reduce_ = cfg.op == MPI_OP_NULL ? nullptr : local_reduce(cfg.type.type, cfg.op);
   owner_ = owner;
   base_ = static_cast<std::byte*>(base);

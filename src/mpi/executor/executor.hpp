@@ -266,8 +266,8 @@ class MpiExecutor final {
   void complete_deferred(std::span<const plan::Segment> segs, bool all);
 
   ExecConfig cfg_;
-  const Transport* tr_ = &kPmpiTransport;  // transport() when bound
-  LocalReduce reduce_ = nullptr;           // cfg_.op on cfg_.type in optcoll's own loop, if it has one
+  const Transport* tr_ = &transport();  // the process's transport when constructed
+  LocalReduce reduce_ = nullptr;        // cfg_.op on cfg_.type in optcoll's own loop, if it has one
   const void* owner_ = nullptr;
   std::byte* base_ = nullptr;
   std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer

@@ -34,9 +34,11 @@ namespace transport_state {
 inline std::atomic<const Transport*> g_transport{&kPmpiTransport};
 }  // namespace transport_state
 
-// The transport executors bound from now on use (kPmpiTransport unless
-// set). Set once, before the first collective, by whoever embeds optcoll
-// (inline: every executor binds per call).
+// The transport of the executors constructed from now on (kPmpiTransport
+// unless set). Set once, before optcoll's first collective, by whoever
+// embeds optcoll (the component: when Open MPI opens it). An executor
+// keeps the transport it was constructed with, so that binding one per
+// call costs nothing.
 inline const Transport& transport() noexcept {
   return *transport_state::g_transport.load(std::memory_order_acquire);
 }
