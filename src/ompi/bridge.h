@@ -51,6 +51,8 @@ void optcoll_ompi_entry_free(void* entry);
 
 /* component.c / request.c: Open MPI's side. */
 MPI_Request optcoll_ompi_request_new(MPI_Comm comm, int persistent, void* entry);
+/* When Open MPI closes the component: the progress callback goes. */
+void optcoll_ompi_request_close(void);
 void optcoll_ompi_request_complete(MPI_Request request, int error);
 void optcoll_ompi_retain(void* object);
 void optcoll_ompi_release(void* object);

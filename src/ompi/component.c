@@ -177,6 +177,7 @@ OPTCOLL_OMPI_CHOICES(CHOICE_VAR)
 
 static int component_register(void);
 static int component_open(void);
+static int component_close(void);
 static int init_query(bool enable_progress_threads, bool enable_mpi_threads);
 static mca_coll_base_module_t* comm_query(struct ompi_communicator_t* comm, int* priority);
 
@@ -187,6 +188,7 @@ OMPI_DECLSPEC const mca_coll_base_component_2_0_0_t mca_coll_optcoll_component =
             .mca_component_name = "optcoll",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION),
             .mca_open_component = component_open,
+            .mca_close_component = component_close,
             .mca_register_component_params = component_register,
         },
     .collm_data = {MCA_BASE_METADATA_PARAM_CHECKPOINT},
@@ -214,6 +216,11 @@ static int component_open(void) {
   OPTCOLL_OMPI_CHOICES(CHOICE_SET)
 #undef CHOICE_SET
   optcoll_ompi_setup();
+  return OMPI_SUCCESS;
+}
+
+static int component_close(void) {
+  optcoll_ompi_request_close();
   return OMPI_SUCCESS;
 }
 

@@ -85,12 +85,15 @@ static int request_cancel(ompi_request_t* request, int complete) {
   return MPI_ERR_REQUEST; /* collectives cannot be cancelled */
 }
 
+static int g_registered = 0; /* the progress callback */
+
+void optcoll_ompi_request_close(void) {
+  if (__atomic_exchange_n(&g_registered, 0, __ATOMIC_ACQ_REL)) opal_progress_unregister(progress_callback);
+}
+
 MPI_Request optcoll_ompi_request_new(MPI_Comm comm, int persistent, void* entry) {
-  static int registered = 0;
-  if (!registered) {
-    registered = 1;
+  if (!__atomic_load_n(&g_registered, __ATOMIC_ACQUIRE) && !__atomic_exchange_n(&g_registered, 1, __ATOMIC_ACQ_REL))
     opal_progress_register(progress_callback);
-  }
   optcoll_request_t* r = OBJ_NEW(optcoll_request_t);
   if (r == NULL) return MPI_REQUEST_NULL;
   OMPI_REQUEST_INIT(&r->super, persistent != 0);
