@@ -27,15 +27,8 @@
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
+#include "params.h"
 #include "runtime.hpp"
-
-// clang-format off
-#define OPTCOLL_PMPI_PARAMS_bcast (void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_bcast (buffer, count, datatype, root, comm)
-#define OPTCOLL_PMPI_PARAMS_reduce \
-  (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_reduce (sendbuf, recvbuf, count, datatype, op, root, comm)
-// clang-format on
 
 // OPTCOLL_PMPI_API(Name): what the operation MPI_<Name> of a shape
 // (blocking, nonblocking or persistent; the int and the large-count

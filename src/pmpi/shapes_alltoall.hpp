@@ -23,18 +23,6 @@
 #include "mpi/api/c_api_int64.hpp"
 #include "shapes.hpp"
 
-// clang-format off
-#define OPTCOLL_PMPI_PARAMS_alltoall \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
-   MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_alltoall (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
-#define OPTCOLL_PMPI_PARAMS_alltoallv \
-  (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, \
-   const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_alltoallv \
-  (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
-// clang-format on
-
 namespace optcoll::pmpi::shapes {
 
 template <Op kOp, auto Optcoll, auto Native, class Count>

@@ -25,33 +25,6 @@
 #include "mpi/api/c_api_int64.hpp"
 #include "shapes.hpp"
 
-// clang-format off
-#define OPTCOLL_PMPI_PARAMS_allgather \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
-   MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_allgather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
-#define OPTCOLL_PMPI_PARAMS_allgatherv \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], \
-   const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_allgatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm)
-#define OPTCOLL_PMPI_PARAMS_gather \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
-   int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_gather (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
-#define OPTCOLL_PMPI_PARAMS_gatherv \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], \
-   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_gatherv (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm)
-#define OPTCOLL_PMPI_PARAMS_scatter \
-  (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, \
-   int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_scatter (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
-#define OPTCOLL_PMPI_PARAMS_scatterv \
-  (const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, \
-   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_scatterv (sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
-// clang-format on
-
 namespace optcoll::pmpi::shapes {
 
 // p x per-rank bytes (-1 for an invalid call).

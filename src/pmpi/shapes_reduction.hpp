@@ -12,18 +12,6 @@
 #include "counts.hpp"
 #include "shapes.hpp"
 
-// clang-format off
-#define OPTCOLL_PMPI_PARAMS_allreduce \
-  (const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_allreduce (sendbuf, recvbuf, count, datatype, op, comm)
-#define OPTCOLL_PMPI_PARAMS_reduce_scatter_block \
-  (const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_reduce_scatter_block (sendbuf, recvbuf, recvcount, datatype, op, comm)
-#define OPTCOLL_PMPI_PARAMS_reduce_scatter \
-  (const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-#define OPTCOLL_PMPI_ARGS_reduce_scatter (sendbuf, recvbuf, recvcounts, datatype, op, comm)
-// clang-format on
-
 namespace optcoll::pmpi::shapes {
 
 // MPI_Allreduce, MPI_Scan, MPI_Exscan.

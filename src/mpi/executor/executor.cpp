@@ -212,13 +212,13 @@ void MpiExecutor::run_held() {
   const Held s = std::exchange(held_send_, Held{});
   const Held r = std::exchange(held_recv_, Held{});
   if (s.peer >= 0 && r.peer >= 0) {
-    check(PMPI_Sendrecv(s.buf, s.count, t, s.peer, cfg_.tag, r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm,
+    check(tr_->sendrecv(s.buf, s.count, t, s.peer, cfg_.tag, r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm,
                         MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
   } else if (s.peer >= 0) {
-    check(PMPI_Send(s.buf, s.count, t, s.peer, cfg_.tag, cfg_.comm), "MPI_Send");
+    check(tr_->send(s.buf, s.count, t, s.peer, cfg_.tag, cfg_.comm), "MPI_Send");
   } else if (r.peer >= 0) {
-    check(PMPI_Recv(r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    check(tr_->recv(r.buf, r.count, t, r.peer, cfg_.tag, cfg_.comm, MPI_STATUS_IGNORE), "MPI_Recv");
   }
 }
 
@@ -355,9 +355,9 @@ void MpiExecutor::post_typed(bool is_send, int peer, std::byte* elem0, std::int6
     std::byte* p = offset(elem0, done * cfg_.type.extent);
     MPI_Request r = MPI_REQUEST_NULL;
     if (is_send)
-      check(PMPI_Isend(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+      check(tr_->isend(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
     else
-      check(PMPI_Irecv(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
+      check(tr_->irecv(p, c, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Irecv");
     requests_.push_back(r);
   }
 }
@@ -373,7 +373,7 @@ void MpiExecutor::post_send(const Entry& e) {
     // Completes in the background (see executor.hpp). The initial content
     // is never written, so a send from it conflicts with nothing.
     MPI_Request r = MPI_REQUEST_NULL;
-    check(PMPI_Isend(from, static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    check(tr_->isend(from, static_cast<int>(e.count), t.type, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
     defer(r, initial ? Segment{0, 0} : Segment{e.at, e.count}, e.count * t.size);
     return;
   }

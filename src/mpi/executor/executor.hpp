@@ -1,8 +1,10 @@
 // The MPI executor: runs a compiled plan (plan/compiled.hpp) over MPI
 // point-to-point. It holds no algorithm and walks no plan; it only moves,
-// copies and combines the element segments the compiled plan names. Every
-// MPI call is PMPI_*, so the drop-in library can define MPI_Bcast on top
-// of optcoll without recursing. The whole behaviour, with the reasons:
+// copies and combines the element segments the compiled plan names. Its
+// messages go through the transport bound with it (transport.hpp: PMPI_*
+// for the library and the drop-in, so that the drop-in can define
+// MPI_Bcast on top of optcoll without recursing; Open MPI's PML for the
+// coll component); every other MPI call is PMPI_*. The whole behaviour, with the reasons:
 // docs/plans-and-executors.md, "The MPI executor".
 //
 // Contract and invariants:
@@ -61,6 +63,7 @@
 
 #include "mpi/executor/datatype.hpp"
 #include "mpi/executor/local_reduce.hpp"
+#include "mpi/executor/transport.hpp"
 #include "optcoll/plan/compiled.hpp"
 
 namespace optcoll::mpi {
@@ -263,7 +266,8 @@ class MpiExecutor final {
   void complete_deferred(std::span<const plan::Segment> segs, bool all);
 
   ExecConfig cfg_;
-  LocalReduce reduce_ = nullptr;  // cfg_.op on cfg_.type in optcoll's own loop, if it has one
+  const Transport* tr_ = &transport();  // the process's transport when constructed
+  LocalReduce reduce_ = nullptr;        // cfg_.op on cfg_.type in optcoll's own loop, if it has one
   const void* owner_ = nullptr;
   std::byte* base_ = nullptr;
   std::byte* groups_ = nullptr;  // element data_extent_ of the working buffer

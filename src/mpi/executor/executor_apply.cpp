@@ -34,8 +34,8 @@ bool MpiExecutor::post_indexed(bool is_send, int peer, const Message& m) {
         "MPI_Type_create_hindexed");
   check(PMPI_Type_commit(&type), "MPI_Type_commit");
   MPI_Request r = MPI_REQUEST_NULL;
-  const int rc = is_send ? PMPI_Isend(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r)
-                         : PMPI_Irecv(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r);
+  const int rc = is_send ? tr_->isend(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r)
+                         : tr_->irecv(MPI_BOTTOM, 1, type, peer, cfg_.tag, cfg_.comm, &r);
   // Freeing the type leaves the pending operation intact (MPI 4.0 §5.1.5).
   check(PMPI_Type_free(&type), "MPI_Type_free");
   check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
@@ -66,7 +66,7 @@ void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
     for (std::int64_t k = 0; k < chunks; ++k) {
       MPI_Request r = MPI_REQUEST_NULL;
       check(
-          PMPI_Irecv(m.buf + k * packed_chunk_bytes_, packed_capacity(k, m), MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r),
+          tr_->irecv(m.buf + k * packed_chunk_bytes_, packed_capacity(k, m), MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r),
           "MPI_Irecv");
       requests_.push_back(r);
     }
@@ -78,7 +78,7 @@ void MpiExecutor::post_packed(bool is_send, int peer, Message& m) {
   std::int64_t in_chunk = 0;
   const auto flush = [&] {
     MPI_Request r = MPI_REQUEST_NULL;
-    check(PMPI_Isend(m.buf + k * packed_chunk_bytes_, pos, MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
+    check(tr_->isend(m.buf + k * packed_chunk_bytes_, pos, MPI_PACKED, peer, cfg_.tag, cfg_.comm, &r), "MPI_Isend");
     requests_.push_back(r);
     pos = 0;
     in_chunk = 0;

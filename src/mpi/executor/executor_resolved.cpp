@@ -107,8 +107,8 @@ void MpiExecutor::post_resolved(std::size_t end) {
       continue;
     }
     MPI_Request r = MPI_REQUEST_NULL;
-    const int rc = is_send ? PMPI_Isend(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r)
-                           : PMPI_Irecv(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r);
+    const int rc = is_send ? tr_->isend(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r)
+                           : tr_->irecv(p.buf, count, cfg_.type.type, peer, cfg_.tag, cfg_.comm, &r);
     check(rc, is_send ? "MPI_Isend" : "MPI_Irecv");
     requests_.push_back(r);
   }
