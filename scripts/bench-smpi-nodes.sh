@@ -70,10 +70,12 @@ cell_timeout=${OPTCOLL_SMPI_CELL_TIMEOUT:-900}
 
 # SMPI 3.32's selectors and its algorithms that use the node structure
 # (Comm::init_smp: one intra-node communicator per host, one of leaders).
+# Not bcast__mvapich2_inter_node: alone it is only the leaders' part (the
+# other ranks' results are wrong).
 natives_of() {
   local sel=ompi,mpich,mvapich2
   case "$1" in
-    bcast) echo "$sel,smpi:SMP_binomial,smpi:SMP_binary,smpi:mvapich2_inter_node" ;;
+    bcast) echo "$sel,smpi:SMP_binomial,smpi:SMP_binary" ;;
     reduce) echo "$sel,smpi:mvapich2_two_level" ;;
     allreduce) echo "$sel,smpi:smp_rsag,smpi:smp_rsag_lr,smpi:smp_rsag_rab,smpi:smp_binomial,smpi:mvapich2_two_level" ;;
     allgather) echo "$sel,smpi:SMP_NTS,smpi:loosely_lr,smpi:smp_simple,smpi:mvapich2_smp" ;;
@@ -84,7 +86,11 @@ natives_of() {
 # The build the rows are measured on: the commit (and "+" if src, include
 # or bench differ from it), and any OPTCOLL_<OP> forcing an algorithm.
 forced=$(env | grep -E '^OPTCOLL_(BCAST|REDUCE|ALLREDUCE|ALLGATHER|ALLGATHERV|REDUCE_SCATTER)=' | sort | tr '\n' ' ' || true)
-build=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include bench 2>/dev/null || echo +)
+# OPTCOLL_SMPI_GIT replaces the commit (a benchmark built elsewhere: see
+# OPTCOLL_SMPI_BUILD_DIR, the build directory whose bench/smpi/collectives
+# runs; default build-smpi).
+bindir=${OPTCOLL_SMPI_BUILD_DIR:-build-smpi}
+build=${OPTCOLL_SMPI_GIT:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include bench 2>/dev/null || echo +)}
 build_tag=$build${forced:+-$(echo "$forced" | tr -c 'A-Za-z0-9_=\n' '_' | sed 's/_*$//')}
 
 run_sim() {  # run_sim PLATFORM NP TIMEOUT ARGS...: one simulation (environment: $model_env)
@@ -92,7 +98,7 @@ run_sim() {  # run_sim PLATFORM NP TIMEOUT ARGS...: one simulation (environment:
   shift 3
   # shellcheck disable=SC2086
   timeout -k 10 "$limit" env ${model_env:-} nice -n 5 "$smpirun" -platform "bench/smpi/platforms/$plat.xml" \
-    -hostfile "bench/smpi/platforms/$plat.hosts" -np "$np" build-smpi/bench/smpi/collectives --platform "$plat" \
+    -hostfile "bench/smpi/platforms/$plat.hosts" -np "$np" "$bindir/bench/smpi/collectives" --platform "$plat" \
     --check-memory "$check_memory" "$@" "${cfg[@]}"
 }
 ranks_of() { wc -l <"bench/smpi/platforms/$1.hosts"; }
@@ -206,7 +212,7 @@ for t in "${tasks[@]}"; do
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
 echo "bench-smpi-nodes.sh: $(($(date +%s) - start)) s" >&2
-python3 scripts/smpi-nodes-report.py --work build-smpi/results/nodes --cfg "${cfg[*]} OPTCOLL_WAIT=block" || failed=1
+python3 scripts/smpi-nodes-report.py --work build-smpi/results/nodes "--cfg=${cfg[*]} OPTCOLL_WAIT=block" || failed=1
 if grep -q ',optcoll,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,FAIL,' build-smpi/results/nodes/*/*/*.csv 2>/dev/null; then
   echo "bench-smpi-nodes.sh: optcoll results differ from the oracle's" >&2
   exit 1

@@ -148,8 +148,9 @@ def main():
     out = []
     for key in sorted(cells):
         rs = cells[key]
-        sel = [r for r in rs if r["impl"] in SELECTORS]
-        classic = [r for r in rs if r["impl"].startswith("smpi:")]
+        # A native with a wrong result (check FAIL) is no candidate.
+        sel = [r for r in rs if r["impl"] in SELECTORS and r["check"] != "FAIL"]
+        classic = [r for r in rs if r["impl"].startswith("smpi:") and r["check"] != "FAIL"]
         best_sel = min(sel, key=lambda r: r["us"], default=None)
         best_cl = min(classic, key=lambda r: r["us"], default=None)
         best = min(sel + classic, key=lambda r: r["us"], default=None)
@@ -166,7 +167,8 @@ def main():
         f.write("\n".join(head[:1] + [
             "# source: bench/results/smpi-nodes.csv (every row and its metadata); scripts/smpi-nodes-report.py",
             "# best selector: the fastest of SMPI's ompi, mpich and mvapich2; best node-aware: the fastest of "
-            "SMPI's node-aware algorithms run for the operation (us)",
+            "SMPI's node-aware algorithms run for the operation (us); natives with a wrong result are left out "
+            "(smpi-nodes.csv has them, check FAIL)",
             "# optcoll/best: optcoll's time over the fastest of both (below 1: optcoll faster)",
         ]) + "\n")
         w = csv.writer(f, lineterminator="\n")
