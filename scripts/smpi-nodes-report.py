@@ -95,16 +95,19 @@ def main():
     for d in sorted(glob.glob(os.path.join(args.work, "*", "*"))):
         platform, build = os.path.basename(os.path.dirname(d)), os.path.basename(d)
         forced = ""
+        label = build.split("-")[0]  # the commit (the directory's name), or its label file
+        if os.path.exists(os.path.join(d, "label")):
+            label = open(os.path.join(d, "label")).read().strip()
         if os.path.exists(os.path.join(d, "forced")):
             forced = open(os.path.join(d, "forced")).read().strip()
         for f in sorted(glob.glob(os.path.join(d, "invocation-*"))):
             meta.append(("host", open(f).read().strip()))
         if os.path.exists(os.path.join(d, "model")):
             for line in open(os.path.join(d, "model")):
-                meta.append((f"{platform} {build}", line.strip().removeprefix("collectives: ")))
+                meta.append((f"{platform} {label}", line.strip().removeprefix("collectives: ")))
         if os.path.exists(os.path.join(d, "left-out")):
             for line in open(os.path.join(d, "left-out")):
-                meta.append(("left out", f"{build}: {line.strip()}"))
+                meta.append(("left out", f"{label}: {line.strip()}"))
         for f in sorted(glob.glob(os.path.join(d, "*.csv"))):
             for r in csv.reader(open(f)):
                 if not r:
@@ -115,7 +118,7 @@ def main():
                 rows.append({"platform": plat, "nodes": n, "ppn": k, "p": int(p), "op": op, "bytes": int(size),
                              "impl": impl, "alg": alg, "blocks": blocks, "us": float(us), "check": check,
                              "wall_s": wall, "bound_us": "" if b is None else f"{b:.3f}",
-                             "build": build.split("-")[0] + (f" {forced}" if forced else "")})
+                             "build": label + (f" {forced}" if forced else "")})
     if not rows:
         print("smpi-nodes-report.py: no rows", file=sys.stderr)
         return 1
