@@ -87,7 +87,10 @@ def human(b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--work", default=os.path.join(ROOT, "build-smpi", "results", "nodes"))
-    ap.add_argument("--cfg", default="")
+    ap.add_argument("--cfg", default="--cfg=smpi/test:0 --cfg=smpi/iprobe:0 --cfg=smpi/simulate-computation:no "
+                    "--cfg=smpi/coll-selector:ompi --cfg=smpi/bcast:binomial_tree --cfg=smpi/allreduce:rdb "
+                    "--cfg=smpi/tmpdir:/dev/shm --log=root.thres:critical OPTCOLL_WAIT=block",
+                    help="the smpirun settings, for the metadata (bench-smpi-nodes.sh passes its own)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "smpi-nodes.csv"))
     ap.add_argument("--summary", default=os.path.join(ROOT, "bench", "results", "smpi-nodes-summary.csv"))
     args = ap.parse_args()
@@ -98,10 +101,13 @@ def main():
         label = build.split("-")[0]  # the commit (the directory's name), or its label file
         if os.path.exists(os.path.join(d, "label")):
             label = open(os.path.join(d, "label")).read().strip()
+            meta.append(("build", f"{build} ({platform}): the rows say {label}"))
+        if os.path.exists(os.path.join(d, "note")):
+            meta.append(("note", f"{platform} {label}: " + open(os.path.join(d, "note")).read().strip()))
         if os.path.exists(os.path.join(d, "forced")):
             forced = open(os.path.join(d, "forced")).read().strip()
         for f in sorted(glob.glob(os.path.join(d, "invocation-*"))):
-            meta.append(("host", open(f).read().strip()))
+            meta.append(("run", open(f).read().strip().removeprefix("host: ")))
         if os.path.exists(os.path.join(d, "model")):
             for line in open(os.path.join(d, "model")):
                 meta.append((f"{platform} {label}", line.strip().removeprefix("collectives: ")))
@@ -130,7 +136,7 @@ def main():
         "# command: scripts/bench-smpi-nodes.sh (each build's invocations below); "
         "scripts/smpi-nodes-report.py merged them",
         "# simgrid: 3.32 (Debian 12 libsimgrid-dev)",
-        f"# smpirun: {args.cfg}" if args.cfg else "# smpirun: see scripts/bench-smpi-nodes.sh",
+        f"# smpirun: {args.cfg}",
         "# time: us, the median over repetitions of the last rank's completion from a common start",
         "# bound_us: V / 12.5 GB/s + ceil(log2 N) * 2.6 us + ceil(log2 K) * 0.8 us; V: m (Bcast, Reduce), "
         "(N-1)/N m (Allgather, Reduce_scatter_block), 2(N-1)/N m (Allreduce) (scripts/smpi-nodes-report.py)",
