@@ -185,7 +185,10 @@ run_task() {
   # part lacks gets a simulation of its own, once.
   for i in ${impls//,/ }; do
     grep -q ",$i," "$part" 2>/dev/null && continue
-    [ "$rc" = 124 ] || [ "$rc" = 137 ] && break
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then  # over the limit: not again
+      echo "$plat $op $s $i: over ${cell_timeout} s of host time (no result)" >>"$dir/left-out"
+      continue
+    fi
     if [ "$i" = optcoll ]; then args=(--natives none); else args=(--optcoll 0 --natives "$i"); fi
     run_sim "$plat" "$np" "$cell_timeout" --ops "$op" --sizes "$s" --csv "$part" "${args[@]}" 2>>"$log" || true
     grep -q ",$i," "$part" 2>/dev/null || echo "$plat $op $s $i: no result (SimGrid failed or over ${cell_timeout} s)" >>"$dir/left-out"

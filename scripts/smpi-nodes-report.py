@@ -103,7 +103,8 @@ def main():
             label = open(os.path.join(d, "label")).read().strip()
             meta.append(("build", f"{build} ({platform}): the rows say {label}"))
         if os.path.exists(os.path.join(d, "note")):
-            meta.append(("note", f"{platform} {label}: " + open(os.path.join(d, "note")).read().strip()))
+            note = "; ".join(line.strip() for line in open(os.path.join(d, "note")) if line.strip())
+            meta.append(("note", f"{platform} {label}: {note}"))
         if os.path.exists(os.path.join(d, "forced")):
             forced = open(os.path.join(d, "forced")).read().strip()
         for f in sorted(glob.glob(os.path.join(d, "invocation-*"))):
