@@ -27,8 +27,12 @@ target_link_libraries(smpi_collectives PRIVATE optcoll_mpi fmt::fmt optcoll_warn
 enable_testing()
 add_test(NAME smpi_quick COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --quick --jobs 2)
 add_test(NAME smpi_selftest COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --selftest)
+# The multi-core-node smoke (scripts/bench-smpi-nodes.sh --smoke): the
+# crossbar-8x8 platform, SMPI's node layout (8 nodes of 8 ranks) and the
+# five node-aware operations at 8 B and 64 KiB, results checked (seconds).
+add_test(NAME smpi_nodes COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi-nodes.sh --smoke)
 add_test(NAME smpi_calibration COMMAND ${PROJECT_SOURCE_DIR}/scripts/bench-smpi.sh --calibration)
-set_tests_properties(smpi_quick smpi_selftest smpi_calibration PROPERTIES ENVIRONMENT OPTCOLL_SMPI_NO_BUILD=1 SKIP_RETURN_CODE 77
+set_tests_properties(smpi_quick smpi_selftest smpi_calibration smpi_nodes PROPERTIES ENVIRONMENT OPTCOLL_SMPI_NO_BUILD=1 SKIP_RETURN_CODE 77
                                                           LABELS smpi RESOURCE_LOCK smpi)
 set_tests_properties(smpi_quick PROPERTIES TIMEOUT 600)
-set_tests_properties(smpi_selftest smpi_calibration PROPERTIES TIMEOUT 120)
+set_tests_properties(smpi_selftest smpi_calibration smpi_nodes PROPERTIES TIMEOUT 120)

@@ -30,7 +30,10 @@
 // optcoll out, --print-natives 1 only prints the list per size. Each row is
 // written as soon as it is measured (SimGrid aborts the whole simulation
 // on some of its own algorithms' bugs). Exit status 1 if an optcoll
-// result was wrong (a wrong native one is only reported).
+// result was wrong (a wrong native one is only reported). At start-up rank
+// 0 prints the node layout SMPI reports (MPI_Comm_split_type with
+// MPI_COMM_TYPE_SHARED: one node per simulated host): "collectives: nodes
+// N ppn MIN..MAX" (scripts/bench-smpi-nodes.sh checks and records it).
 #include <fmt/core.h>
 #include <fmt/ranges.h>
 #include <mpi.h>
@@ -259,6 +262,21 @@ bool run_case(const Config& cfg, const std::string& op, const std::string& dist,
   return ok;
 }
 
+// The node layout: the number of shared-memory nodes and their sizes.
+void print_nodes() {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0;
+  int local_rank = 0;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_free(&node);
+  int v[3] = {local_rank == 0 ? 1 : 0, local, -local};  // nodes, largest, -smallest
+  MPI_Allreduce(MPI_IN_PLACE, &v[0], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &v[1], 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (g_rank == 0) fmt::print(stderr, "collectives: nodes {} ppn {}..{}\n", v[0], -v[2], v[1]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -309,6 +327,7 @@ int main(int argc, char** argv) {
     for (const std::string& o : split(ops)) take = take || o == op || o == op + ":" + dist;
     if (take) cfg.ops.emplace_back(op, dist);
   }
+  if (!cfg.print_natives) print_nodes();
   Csv csv(cfg.csv, g_rank == 0, Csv::Mode::append);
   if (!csv.ok()) MPI_Abort(MPI_COMM_WORLD, 2);
   bool ok = true;
