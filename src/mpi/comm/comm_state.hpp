@@ -193,8 +193,17 @@ Calibration calibrate_logp(const CommState& s);
 // calibration or the measurement); later calls are local.
 const logp::Params& logp_model(CommState& s);
 
-// The node layout of comm (collective over comm: at most four small
-// collectives; nodes.cpp): `node` is comm split into its nodes (every rank of a
+// The sum of x over comm's ranks below this one (0 at rank 0; collective
+// over comm; nodes.cpp): ceil(log2 p) rounds of one message each way, with
+// tag kTag (no other message of that tag on comm meanwhile). Not
+// MPI_Exscan: SMPI 3.32's sends every rank's value to every rank above it
+// (p (p - 1) / 2 messages, a waitany over p - 1 requests per message): 14 s
+// of host time at 256 ranks, and the node detection at 1024 ranks did not
+// end in 600 s.
+std::int64_t exclusive_sum(MPI_Comm comm, std::int64_t x);
+
+// The node layout of comm (collective over comm: at most three small
+// collectives and exclusive_sum; nodes.cpp): `node` is comm split into its nodes (every rank of a
 // node in one communicator, e.g. MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)).
 // The nodes when every node holds consecutive ranks of comm (block
 // placement; sizes may differ) and the layout is hierarchical; none

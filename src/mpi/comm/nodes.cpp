@@ -6,8 +6,9 @@
 // its ranks are consecutive iff last - first + 1 is its size. One
 // allreduce over comm counts the nodes (their first ranks) and the nodes
 // that are not consecutive; only where all are and there are several nodes
-// with some node holding several ranks does an exscan number the nodes and
-// one allreduce of a vector of node sizes give every rank every size. Any
+// with some node holding several ranks does an exclusive prefix sum
+// (exclusive_sum: log2 p rounds) number the nodes and one allreduce of a
+// vector of node sizes give every rank every size. Any
 // other placement (round-robin) yields no layout: the flat plans, which are
 // right on any placement.
 #include <algorithm>
@@ -18,6 +19,24 @@
 #include "mpi/comm/comm_state.hpp"
 
 namespace optcoll::mpi {
+
+std::int64_t exclusive_sum(MPI_Comm comm, std::int64_t x) {
+  int rank = 0, size = 1;
+  check(PMPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(PMPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::int64_t inclusive = x;  // after the round of distance d: x of ranks rank - 2d + 1 .. rank
+  for (std::int64_t d = 1; d < size; d *= 2) {
+    const std::int64_t out = inclusive;
+    std::int64_t in = 0;
+    std::array<MPI_Request, 2> req{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    if (rank >= d) check(PMPI_Irecv(&in, 1, MPI_INT64_T, static_cast<int>(rank - d), kTag, comm, &req[0]), "MPI_Irecv");
+    if (rank + d < size)
+      check(PMPI_Isend(&out, 1, MPI_INT64_T, static_cast<int>(rank + d), kTag, comm, &req[1]), "MPI_Isend");
+    check(PMPI_Waitall(2, req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    inclusive += in;
+  }
+  return inclusive - x;
+}
 
 std::optional<plan::NodeLayout> node_layout(MPI_Comm comm, MPI_Comm node) {
   int rank = 0, size = 1, local_size = 1;
@@ -35,9 +54,7 @@ std::optional<plan::NodeLayout> node_layout(MPI_Comm comm, MPI_Comm node) {
   const std::int64_t nodes = agree[0];
   // One node, or one rank per node: nothing for a node-aware plan.
   if (agree[1] != 0 || nodes <= 1 || nodes >= size) return std::nullopt;
-  std::int64_t one = leader ? 1 : 0, index = 0;  // a leader's: its node's number
-  check(PMPI_Exscan(&one, &index, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan");
-  if (rank == 0) index = 0;  // (MPI_Exscan leaves rank 0's undefined)
+  const std::int64_t index = exclusive_sum(comm, leader ? 1 : 0);  // a leader's: its node's number
   std::vector<plan::rank_t> sizes(static_cast<std::size_t>(nodes), 0);
   if (leader) sizes[static_cast<std::size_t>(index)] = local_size;
   check(PMPI_Allreduce(MPI_IN_PLACE, sizes.data(), static_cast<int>(nodes), MPI_INT64_T, MPI_SUM, comm),

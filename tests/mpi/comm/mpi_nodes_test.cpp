@@ -1,10 +1,11 @@
 // The node layout of a communicator (mpi/comm/comm_state.hpp): nodes
-// imposed with OPTCOLL_NODE_SIZE; the agreement on block placement from a
-// split into nodes (equal nodes, uneven nodes, round-robin placement and
-// one rank per node: no layout); one host without an imposed size: flat;
-// the two-level machine (OPTCOLL_TWO_LEVEL, none on one host, the
-// calibration's numbers sane and equal at every rank), and the automatic
-// choice on a two-level machine whose port is the bottleneck.
+// imposed with OPTCOLL_NODE_SIZE; the nodes' numbering (exclusive_sum);
+// the agreement on block placement from a split into nodes (equal nodes,
+// uneven nodes, round-robin placement and one rank per node: no layout);
+// one host without an imposed size: flat; the two-level machine
+// (OPTCOLL_TWO_LEVEL, none on one host, the calibration's numbers sane
+// and equal at every rank), and the automatic choice on a two-level
+// machine whose port is the bottleneck.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -67,6 +68,16 @@ TEST(MpiNodes, DetectedOnOneHostIsFlat) {
   const mpi::CommState& s = mpi::comm_state(comm);
   if (!s.one_node) GTEST_SKIP() << "ranks on several hosts";
   EXPECT_FALSE(s.nodes.has_value());
+}
+
+// The nodes' numbering: the sum over the ranks below (log2 p rounds, not
+// MPI_Exscan), 0 at rank 0, on p that is and is not a power of two.
+TEST(MpiNodes, ExclusiveSum) {
+  TestComm comm;
+  const std::int64_t r = world_rank();
+  EXPECT_EQ(mpi::exclusive_sum(comm, r + 1), r * (r + 1) / 2);
+  EXPECT_EQ(mpi::exclusive_sum(comm, r % 2 == 0 ? 1 : 0), (r + 1) / 2);  // the leaders of nodes of 2
+  EXPECT_EQ(mpi::exclusive_sum(comm, 0), 0);
 }
 
 TEST(MpiNodes, BlockPlacementAgreed) {
