@@ -43,6 +43,7 @@ import math
 import os
 import re
 import sys
+from byte_sizes import human
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORT_BW = 12.5e9
@@ -73,15 +74,6 @@ def bound_us(op, m, n, k):
 def shape(platform):
     m = re.search(r"(\d+)x(\d+)$", platform)
     return int(m.group(1)), int(m.group(2))
-
-
-def human(b):
-    b = int(b)
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return f"{b >> 20} MiB"
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return f"{b >> 10} KiB"
-    return f"{b} B"
 
 
 def main():

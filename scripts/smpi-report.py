@@ -15,6 +15,7 @@ import math
 import os
 import sys
 from collections import defaultdict
+from byte_sizes import human
 
 SELECTORS = ("ompi", "mpich")
 OP_ORDER = [("bcast", "regular"), ("reduce", "regular"), ("allgather", "regular"), ("allgatherv", "regular"),
@@ -22,15 +23,6 @@ OP_ORDER = [("bcast", "regular"), ("reduce", "regular"), ("allgather", "regular"
             ("reduce_scatter", "irregular"), ("allreduce", "regular"), ("gather", "regular"),
             ("gatherv", "irregular"), ("scatter", "regular"), ("scatterv", "irregular"), ("scan", "regular"),
             ("exscan", "regular"), ("alltoall", "regular"), ("alltoallv", "irregular")]
-
-
-def human(b):
-    b = int(b)
-    if b >= 1 << 20 and b % (1 << 20) == 0:
-        return f"{b >> 20} MiB"
-    if b >= 1 << 10 and b % (1 << 10) == 0:
-        return f"{b >> 10} KiB"
-    return f"{b} B"
 
 
 def load(path):
