@@ -110,29 +110,25 @@ endfunction()
 optcoll_add_ompi_test(dropin NP 1 3 8 COMMAND $<TARGET_FILE:optcoll_pmpi_plain>)
 optcoll_add_ompi_test(nonblocking NP 5 COMMAND $<TARGET_FILE:optcoll_pmpi_nonblocking_plain>)
 optcoll_add_ompi_test(persistent NP 3 COMMAND $<TARGET_FILE:optcoll_pmpi_persistent_plain>)
-add_executable(optcoll_ompi_freed_handles tests/pmpi/freed_handles.c)
-target_link_libraries(optcoll_ompi_freed_handles PRIVATE MPI::MPI_C)
-set_target_properties(optcoll_ompi_freed_handles PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-target_compile_options(optcoll_ompi_freed_handles PRIVATE -Wall -Wextra -Werror)
-# (Natively Open MPI 4.1.4 crashes on it: only the run under the component,
-# every call forced through optcoll, its own checks, optcoll ran each form.)
-add_test(NAME ompi_freed_handles.np3
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_stress_test.sh ${MPIEXEC_EXECUTABLE} 3
-                 $<TARGET_FILE:optcoll_ompi_freed_handles>)
-set_tests_properties(ompi_freed_handles.np3 PROPERTIES LABELS "mpi;ompi" TIMEOUT 300 RESOURCE_LOCK mpi
-                     ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced};OPTCOLL_TEST_OPS=${_optcoll_request_names};OMPI_MCA_mca_base_component_path=${OPTCOLL_OMPI_COMPONENT_PATH}")
-# A communicator split and freed while requests on it run (tests/ompi/split_requests.c).
-add_executable(optcoll_ompi_split_requests tests/ompi/split_requests.c)
-target_link_libraries(optcoll_ompi_split_requests PRIVATE MPI::MPI_C)
-set_target_properties(optcoll_ompi_split_requests PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
-target_compile_options(optcoll_ompi_split_requests PRIVATE -Wall -Wextra -Werror)
-# (Forced through optcoll only, like freed_handles: Open MPI 4.1.4's libnbc
-# crashes now and then when the communicator is freed before completion.)
-add_test(NAME ompi_split_requests.np5
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_stress_test.sh ${MPIEXEC_EXECUTABLE} 5
-                 $<TARGET_FILE:optcoll_ompi_split_requests>)
-set_tests_properties(ompi_split_requests.np5 PROPERTIES LABELS "mpi;ompi" TIMEOUT 300 RESOURCE_LOCK mpi
-                     ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced};OPTCOLL_TEST_OPS=Iallreduce Ibcast Allreduce_init;OMPI_MCA_mca_base_component_path=${OPTCOLL_OMPI_COMPONENT_PATH}")
+# A C program of its own checks under the component, every call forced
+# through optcoll (tests/pmpi/run_stress_test.sh), ops: OPTCOLL_TEST_OPS.
+function(optcoll_add_ompi_checked name np source ops)
+  add_executable(optcoll_ompi_${name} ${source})
+  target_link_libraries(optcoll_ompi_${name} PRIVATE MPI::MPI_C)
+  set_target_properties(optcoll_ompi_${name} PROPERTIES C_STANDARD 99 C_EXTENSIONS OFF)
+  target_compile_options(optcoll_ompi_${name} PRIVATE -Wall -Wextra -Werror)
+  add_test(NAME ompi_${name}.np${np}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tests/pmpi/run_stress_test.sh ${MPIEXEC_EXECUTABLE} ${np}
+                   $<TARGET_FILE:optcoll_ompi_${name}>)
+  set_tests_properties(ompi_${name}.np${np} PROPERTIES LABELS "mpi;ompi" TIMEOUT 300 RESOURCE_LOCK mpi
+                       ENVIRONMENT "${OPTCOLL_MPI_TEST_ENV};${_optcoll_forced};OPTCOLL_TEST_OPS=${ops};OMPI_MCA_mca_base_component_path=${OPTCOLL_OMPI_COMPONENT_PATH}")
+endfunction()
+# Both run through optcoll only: natively Open MPI 4.1.4 crashes on freed
+# handles, and its libnbc now and then when a communicator is freed before
+# its requests complete.
+optcoll_add_ompi_checked(freed_handles 3 tests/pmpi/freed_handles.c "${_optcoll_request_names}")
+# A communicator split and freed while requests on it run.
+optcoll_add_ompi_checked(split_requests 5 tests/ompi/split_requests.c "Iallreduce Ibcast Allreduce_init")
 set(_optcoll_ompi_targets mca_coll_optcoll optcoll_ompi_freed_handles optcoll_ompi_split_requests optcoll_pmpi_plain optcoll_pmpi_nonblocking_plain
                           optcoll_pmpi_persistent_plain)
 
