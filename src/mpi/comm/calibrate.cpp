@@ -49,14 +49,17 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
+#include "mpi/comm/calibrate_rounds.hpp"
 #include "mpi/comm/comm_state.hpp"
 
 namespace optcoll::mpi {
 namespace {
 
-constexpr std::array<std::int64_t, 3> kSizes{8, 16 << 10, 64 << 10};
+using calibration::kSizes;
+using calibration::median;
 constexpr int kReps = 10;
 constexpr int kBurst = 16;
 
@@ -111,22 +114,10 @@ double tree_time(const CommState& s, std::byte* send, std::byte* recv) {
 // One phase of q circulant rounds with messages of `bytes`: seconds per round.
 double phase_time(const CommState& s, std::int64_t bytes, std::byte* send, std::byte* recv) {
   const int p = s.size;
-  const int q = s.graph.q();
-  const double t0 = PMPI_Wtime();
-  for (int k = 0; k < q; ++k) {
+  return calibration::rounds_time(s, s.graph.q(), bytes, send, recv, [&](int k) {
     const int skip = static_cast<int>(s.graph.skip(k));
-    std::array<MPI_Request, 2> req{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    check(PMPI_Irecv(recv, static_cast<int>(bytes), MPI_BYTE, (s.rank - skip + p) % p, kTag, s.comm, &req[0]),
-          "MPI_Irecv");
-    check(PMPI_Isend(send, static_cast<int>(bytes), MPI_BYTE, (s.rank + skip) % p, kTag, s.comm, &req[1]), "MPI_Isend");
-    wait_all(req, s.wait, s.spin);
-  }
-  return (PMPI_Wtime() - t0) / q;
-}
-
-double median(std::array<double, kReps>& t) {
-  std::sort(t.begin() + 1, t.end());  // t[0]: warm-up
-  return t[1 + (kReps - 1) / 2];
+    return std::pair{(s.rank + skip) % p, (s.rank - skip + p) % p};
+  });
 }
 
 double fill_factor(int p, int q, double rho) {
@@ -169,8 +160,9 @@ Calibration calibrate(const CommState& s) {
   check(PMPI_Allreduce(MPI_IN_PLACE, t.data(), static_cast<int>(t.size()), MPI_DOUBLE, MPI_MAX, s.comm),
         "MPI_Allreduce");
   c.round_small = t[0];
-  c.beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
-  c.alpha = std::max({t[0], t[1] - c.beta * static_cast<double>(kSizes[1]), 1e-7});
+  const model::AlphaBeta ab = calibration::line(t.data());
+  c.alpha = ab.alpha;
+  c.beta = ab.beta;
   c.overhead = std::min(t[burst], c.alpha);
   c.tree_small = t[tree];
   c.ranks_per_core = t[rho];

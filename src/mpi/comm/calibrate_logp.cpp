@@ -29,6 +29,7 @@
 #include <cmath>
 #include <vector>
 
+#include "mpi/comm/calibrate_rounds.hpp"
 #include "mpi/comm/comm_state.hpp"
 
 namespace optcoll::mpi {
@@ -55,11 +56,7 @@ struct Link {
   }
 };
 
-template <std::size_t N>
-double median(std::array<double, N> t) {
-  std::sort(t.begin() + 1, t.end());  // t[0]: warm-up
-  return t[1 + (N - 1) / 2];
-}
+using calibration::median;  // of the repetitions after the warm-up
 
 // A's side of a burst of k messages of `bytes` and B's one-byte answer.
 double burst(const Link& a, int k, int bytes, std::vector<std::byte>& buf) {

@@ -19,14 +19,18 @@
 // Cost: 2 x 3 x 2 x kReps x kRounds rounds, once per communicator.
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <vector>
 
+#include "mpi/comm/calibrate_rounds.hpp"
 #include "mpi/comm/comm_state.hpp"
 
 namespace optcoll::mpi {
 namespace {
 
-constexpr std::array<std::int64_t, 3> kSizes{8, 16 << 10, 64 << 10};
+using calibration::kSizes;
+using calibration::line;
+using calibration::median;
 constexpr int kReps = 8;
 constexpr int kRounds = 4;
 
@@ -55,24 +59,7 @@ Ring ring_of(const CommState& s, bool port) {
 // Seconds per round of kRounds ring rounds of `bytes`; 0 outside the ring.
 double ring_time(const CommState& s, const Ring& ring, std::int64_t bytes, std::byte* send, std::byte* recv) {
   if (ring.to < 0) return 0;
-  const double t0 = PMPI_Wtime();
-  for (int k = 0; k < kRounds; ++k) {
-    std::array<MPI_Request, 2> req{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    check(PMPI_Irecv(recv, static_cast<int>(bytes), MPI_BYTE, ring.from, kTag, s.comm, &req[0]), "MPI_Irecv");
-    check(PMPI_Isend(send, static_cast<int>(bytes), MPI_BYTE, ring.to, kTag, s.comm, &req[1]), "MPI_Isend");
-    wait_all(req, s.wait, s.spin);
-  }
-  return (PMPI_Wtime() - t0) / kRounds;
-}
-
-double median(std::array<double, kReps>& t) {
-  std::sort(t.begin() + 1, t.end());  // t[0]: warm-up
-  return t[1 + (kReps - 1) / 2];
-}
-
-model::AlphaBeta line(const double* t) {
-  const double beta = std::max((t[2] - t[1]) / static_cast<double>(kSizes[2] - kSizes[1]), 1e-13);
-  return {std::max({t[0], t[1] - beta * static_cast<double>(kSizes[1]), 1e-7}), beta};
+  return calibration::rounds_time(s, kRounds, bytes, send, recv, [&](int) { return std::pair{ring.to, ring.from}; });
 }
 
 }  // namespace
