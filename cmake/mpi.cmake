@@ -49,9 +49,7 @@ add_library(optcoll_mpi
   src/mpi/api/c_api.cpp
   src/mpi/api/c_api_requests.cpp
   src/mpi/api/c_api_int64.cpp
-  src/mpi/api/c_api_int64_requests.cpp
   src/mpi/api/cpp_api.cpp
-  src/mpi/api/cpp_api_requests.cpp
 )
 add_library(optcoll::mpi ALIAS optcoll_mpi)
 target_link_libraries(optcoll_mpi PUBLIC optcoll MPI::MPI_CXX MPI::MPI_C PRIVATE $<BUILD_INTERFACE:optcoll_warnings>)

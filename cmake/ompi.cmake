@@ -60,7 +60,7 @@ message(STATUS "optcoll: Open MPI ${_optcoll_ompi_version} component (components
 add_library(mca_coll_optcoll MODULE src/ompi/component.c src/ompi/request.c src/ompi/bridge.cpp)
 set_target_properties(mca_coll_optcoll PROPERTIES PREFIX "" C_STANDARD 11 C_EXTENSIONS ON
                                                   LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/ompi/exports.map)
-target_include_directories(mca_coll_optcoll PRIVATE ${OPTCOLL_OMPI_INCLUDE_DIR} src/ompi src/pmpi)
+target_include_directories(mca_coll_optcoll PRIVATE ${OPTCOLL_OMPI_INCLUDE_DIR} src src/ompi src/pmpi)
 target_link_libraries(mca_coll_optcoll PRIVATE optcoll_pmpi_impl MPI::MPI_C ${OPTCOLL_OMPI_OPAL_LIBRARY} optcoll_warnings)
 # Open MPI's headers are not written for -Wpedantic -Wconversion: the C
 # side keeps -Wall -Wextra.

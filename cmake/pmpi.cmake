@@ -178,7 +178,7 @@ if(OPTCOLL_BUILD_TESTS)
     optcoll_pmpi_auto_tests PRIVATE OPTCOLL_MPIEXEC="${MPIEXEC_EXECUTABLE}" OPTCOLL_MPI_ENV="${_optcoll_mpi_env}"
                                     OPTCOLL_PMPI_LIB="$<TARGET_FILE:optcoll_pmpi>"
                                     OPTCOLL_AUTO_PROGRAM="$<TARGET_FILE:optcoll_pmpi_auto_points>"
-                                    OPTCOLL_OPS_DEF="${CMAKE_CURRENT_SOURCE_DIR}/src/pmpi/ops.def")
+                                    OPTCOLL_OPS_DEF="${CMAKE_CURRENT_SOURCE_DIR}/src/mpi/api/collectives.def")
   add_dependencies(optcoll_pmpi_auto_tests optcoll_pmpi optcoll_pmpi_auto_points)
   # (One label: gtest_discover_tests splits a list value into separate
   # arguments. `ctest -L mpi` takes a regular expression, so it runs these.)

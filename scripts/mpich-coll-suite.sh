@@ -153,7 +153,7 @@ if [ -n "$preload" ]; then
 fi
 [[ "$timeout" =~ ^[0-9]+$ ]] || die "--timeout must be whole seconds"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || die "--jobs must be a positive integer"
-# Every OPTCOLL_<OP> of the drop-in (src/pmpi/ops.def's collectives).
+# Every OPTCOLL_<OP> of the drop-in (src/mpi/api/collectives.def).
 optcoll_env=(OPTCOLL_BCAST=optcoll OPTCOLL_REDUCE=optcoll OPTCOLL_ALLGATHER=optcoll
   OPTCOLL_REDUCE_SCATTER=optcoll OPTCOLL_ALLREDUCE=optcoll OPTCOLL_GATHER=optcoll
   OPTCOLL_SCATTER=optcoll OPTCOLL_ALLTOALL=optcoll OPTCOLL_ALLTOALLV=optcoll

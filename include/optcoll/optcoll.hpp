@@ -62,17 +62,29 @@ void bcast(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Co
 void reduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
             MPI_Comm comm, const Options& options = {});
 
-// MPI_Allgather of count elements per rank: rank g's sendbuf ends in
-// recvbuf[g*count, (g+1)*count) at every rank. sendbuf may be MPI_IN_PLACE
-// (the own part is already in recvbuf).
-void allgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-               const Options& options = {});
+// MPI_Allgather: rank g's sendcount elements of sendtype end in recvbuf's
+// block g (recvcount elements of recvtype, the same signature) at every
+// rank. sendbuf may be MPI_IN_PLACE (the own block is already in recvbuf).
+void allgather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+               std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+// The same with count elements of one type per rank.
+inline void allgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+                      const Options& options = {}) {
+  allgather(sendbuf, count, type, recvbuf, count, type, comm, options);
+}
 
 // MPI_Allgatherv: rank g's sendcount elements end at recvbuf + displs[g]
-// (in elements of type) at every rank; recvcounts[g] must equal rank g's
+// (in elements of recvtype) at every rank; recvcounts[g] must equal rank g's
 // sendcount. recvcounts and displs: one entry per rank, equal everywhere.
-void allgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                std::span<const std::int64_t> displs, MPI_Datatype type, MPI_Comm comm, const Options& options = {});
+void allgatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
+                MPI_Comm comm, const Options& options = {});
+// The same with one type.
+inline void allgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+                       std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                       MPI_Datatype type, MPI_Comm comm, const Options& options = {}) {
+  allgatherv(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
+}
 
 // MPI_Reduce_scatter_block: the p*recvcount-element vectors of all ranks are
 // combined element by element; rank g receives elements
@@ -195,16 +207,35 @@ Request iallreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_D
                    const Options& options = {});
 
 // The same for the all-broadcasts, the reduce-scatters and the scans.
-Request allgather_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-                       const Options& options = {});
-Request iallgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-                   const Options& options = {});
-Request allgatherv_init(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+Request allgather_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request iallgather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request allgatherv_init(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                         std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                        MPI_Datatype type, MPI_Comm comm, const Options& options = {});
-Request iallgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
-                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype type,
-                    MPI_Comm comm, const Options& options = {});
+                        MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+Request iallgatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options = {});
+// Their one-type forms, as allgather and allgatherv above.
+inline Request allgather_init(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+                              const Options& options = {}) {
+  return allgather_init(sendbuf, count, type, recvbuf, count, type, comm, options);
+}
+inline Request iallgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
+                          const Options& options = {}) {
+  return iallgather(sendbuf, count, type, recvbuf, count, type, comm, options);
+}
+inline Request allgatherv_init(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+                               std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                               MPI_Datatype type, MPI_Comm comm, const Options& options = {}) {
+  return allgatherv_init(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
+}
+inline Request iallgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf,
+                           std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
+                           MPI_Datatype type, MPI_Comm comm, const Options& options = {}) {
+  return iallgatherv(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
+}
 Request reduce_scatter_block_init(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type,
                                   MPI_Op op, MPI_Comm comm, const Options& options = {});
 Request ireduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,

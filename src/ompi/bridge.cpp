@@ -1,4 +1,4 @@
-// The component's optcoll side: each collective of ops.h runs the
+// The component's optcoll side: each collective of collectives.def runs the
 // drop-in's shape (src/pmpi/shapes*.hpp: the same checks, policy,
 // selection, byte views and counters as MPI_<Name> under LD_PRELOAD), with
 // the module below as its native path; nonblocking and persistent calls
@@ -253,49 +253,41 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
 }
 
 // The three forms of each operation.
-#define OPTCOLL_OMPI_OP(Name, field, shape)                                                                            \
-  extern "C" int optcoll_ompi_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                     \
-    if (t_inside > 0 || oo::aliased OPTCOLL_PMPI_ARGS_##shape)                                                         \
-      return optcoll_ompi_native_##Name OPTCOLL_PMPI_ARGS_##shape;                                                     \
-    const Inside inside;                                                                                               \
-    oo::finalize_hook();                                                                                               \
-    return shapes::shape<Op::Name, &OPTCOLL_PMPI_API(Name), &optcoll_ompi_native_##Name> OPTCOLL_PMPI_ARGS_##shape;    \
-  }                                                                                                                    \
-  extern "C" int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {   \
-    if (t_inside > 0 || oo::aliased OPTCOLL_PMPI_ARGS_##shape)                                                         \
-      return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_PMPI_ARGS_##shape);   \
-    const Inside inside;                                                                                               \
-    oo::finalize_hook();                                                                                               \
-    constexpr auto optcoll = [](auto... a) {                                                                           \
-      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(a..., h); }, a...);                 \
-    };                                                                                                                 \
-    constexpr auto native = [](auto... a) { return optcoll_ompi_native_I##field(a..., t_pending->request); };          \
-    return oo::run_request(false, request, MPI_INFO_NULL,                                                              \
-                           [&] { return shapes::shape<Op::I##field, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });    \
-  }                                                                                                                    \
-  extern "C" int optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                        \
-                                                                OPTCOLL_PMPI_PARAMS_##shape) {                         \
-    if (t_inside > 0 || oo::aliased OPTCOLL_PMPI_ARGS_##shape)                                                         \
-      return optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST,                     \
-                                                                   OPTCOLL_PMPI_ARGS_##shape);                         \
-    const Inside inside;                                                                                               \
-    oo::finalize_hook();                                                                                               \
-    constexpr auto optcoll = [](auto... a) {                                                                           \
-      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(a..., t_pending->info, h); },    \
-                       a...);                                                                                          \
-    };                                                                                                                 \
-    constexpr auto native = [](auto... a) {                                                                            \
-      return optcoll_ompi_native_##Name##_init(a..., t_pending->info, t_pending->request);                             \
-    };                                                                                                                 \
-    return oo::run_request(true, request, info,                                                                        \
-                           [&] { return shapes::shape<Op::Name##_init, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init)                                                      \
+  extern "C" int optcoll_ompi_##Name OPTCOLL_PARAMS(shape, c_int) {                                                   \
+    if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape)) return optcoll_ompi_native_##Name OPTCOLL_ARGS(shape);       \
+    const Inside inside;                                                                                              \
+    oo::finalize_hook();                                                                                              \
+    return shapes::shape<Op::Name, &OPTCOLL_PMPI_API(Name), &optcoll_ompi_native_##Name> OPTCOLL_ARGS(shape);         \
+  }                                                                                                                   \
+  extern "C" int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
+    if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape))                                                              \
+      return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_ARGS(shape));        \
+    const Inside inside;                                                                                              \
+    oo::finalize_hook();                                                                                              \
+    constexpr auto optcoll = [](auto... a) {                                                                          \
+      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(a..., h); }, a...);                \
+    };                                                                                                                \
+    constexpr auto native = [](auto... a) { return optcoll_ompi_native_I##field(a..., t_pending->request); };         \
+    return oo::run_request(false, request, MPI_INFO_NULL,                                                             \
+                           [&] { return shapes::shape<Op::I##field, optcoll, native> OPTCOLL_ARGS(shape); });         \
+  }                                                                                                                   \
+  extern "C" int optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                       \
+                                                                OPTCOLL_PARAMS(shape, c_int)) {                       \
+    if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape))                                                              \
+      return optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST,                    \
+                                                                   OPTCOLL_ARGS(shape));                              \
+    const Inside inside;                                                                                              \
+    oo::finalize_hook();                                                                                              \
+    constexpr auto optcoll = [](auto... a) {                                                                          \
+      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(a..., t_pending->info, h); },   \
+                       a...);                                                                                         \
+    };                                                                                                                \
+    constexpr auto native = [](auto... a) {                                                                           \
+      return optcoll_ompi_native_##Name##_init(a..., t_pending->info, t_pending->request);                            \
+    };                                                                                                                \
+    return oo::run_request(true, request, info,                                                                       \
+                           [&] { return shapes::shape<Op::Name##_init, optcoll, native> OPTCOLL_ARGS(shape); });      \
   }
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
-
-// ops.h covers the drop-in's operations.
-static_assert(optcoll::pmpi::kBlockingOps == 0
-#define OPTCOLL_OMPI_OP(Name, field, shape) +1
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
-);
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE

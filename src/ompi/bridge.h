@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "params.h"
+#include "mpi/api/signatures.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,16 +24,16 @@ extern "C" {
  * through optcoll's policy, shapes and plans; what optcoll does not take
  * goes to optcoll_ompi_native_* (component.c): the module below. MPI
  * error codes. */
-#define OPTCOLL_OMPI_OP(Name, field, shape)                                                                        \
-  int optcoll_ompi_##Name OPTCOLL_PMPI_PARAMS_##shape;                                                             \
-  int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape);           \
-  int optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape); \
-  int optcoll_ompi_native_##Name OPTCOLL_PMPI_PARAMS_##shape;                                                      \
-  int optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape);    \
-  int optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                        \
-                                                            OPTCOLL_PMPI_PARAMS_##shape);
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init)                                                    \
+  int optcoll_ompi_##Name OPTCOLL_PARAMS(shape, c_int);                                                             \
+  int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int));           \
+  int optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST, OPTCOLL_PARAMS(shape, c_int)); \
+  int optcoll_ompi_native_##Name OPTCOLL_PARAMS(shape, c_int);                                                      \
+  int optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int));    \
+  int optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                         \
+                                                            OPTCOLL_PARAMS(shape, c_int));
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 /* bridge.cpp. Whether this thread is inside optcoll (then every
  * collective goes to the module below, and new communicators do not get

@@ -5,7 +5,7 @@
  *
  * How it sits in Open MPI: on every intracommunicator of more than one
  * process the module (priority coll_optcoll_priority, above tuned's)
- * takes the collectives of ops.h, blocking, nonblocking and persistent.
+ * takes the collectives of collectives.def, blocking, nonblocking and persistent.
  * At enable time it saves the entries of the modules below it (and keeps
  * those modules alive); a call optcoll does not take (its policy says
  * native, or the arguments are not optcoll's: bridge.cpp, the drop-in's
@@ -43,9 +43,9 @@ static void module_construct(optcoll_module_t* m) {
 static void module_destruct(optcoll_module_t* m) {
 #define RELEASE(f) \
   if (m->below.coll_##f##_module != NULL) OBJ_RELEASE(m->below.coll_##f##_module);
-#define OPTCOLL_OMPI_OP(Name, field, shape) OPTCOLL_OMPI_FORMS(RELEASE, field)
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init) OPTCOLL_OMPI_FORMS(RELEASE, field)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef RELEASE
 }
 
@@ -58,25 +58,25 @@ OBJ_CLASS_INSTANCE(optcoll_module_t, mca_coll_base_module_t, module_construct, m
 #define ARGS_REQUEST_MODULE(...) (__VA_ARGS__, request, below_module)
 #define ARGS_INFO_REQUEST_MODULE(...) (__VA_ARGS__, info, request, below_module)
 
-#define OPTCOLL_OMPI_OP(Name, field, shape)                                                                      \
-  int optcoll_ompi_native_##Name OPTCOLL_PMPI_PARAMS_##shape {                                                   \
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init)                                                                      \
+  int optcoll_ompi_native_##Name OPTCOLL_PARAMS(shape, c_int) {                                                   \
     const mca_coll_base_comm_coll_t* b = BELOW(comm, field);                                                     \
     mca_coll_base_module_t* below_module = b->coll_##field##_module;                                             \
-    return b->coll_##field OPTCOLL_OMPI_EXPAND(ARGS_MODULE, OPTCOLL_PMPI_ARGS_##shape);                          \
+    return b->coll_##field OPTCOLL_OMPI_EXPAND(ARGS_MODULE, OPTCOLL_ARGS(shape));                          \
   }                                                                                                              \
-  int optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
+  int optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
     const mca_coll_base_comm_coll_t* b = BELOW(comm, i##field);                                                  \
     mca_coll_base_module_t* below_module = b->coll_i##field##_module;                                            \
-    return b->coll_i##field OPTCOLL_OMPI_EXPAND(ARGS_REQUEST_MODULE, OPTCOLL_PMPI_ARGS_##shape);                 \
+    return b->coll_i##field OPTCOLL_OMPI_EXPAND(ARGS_REQUEST_MODULE, OPTCOLL_ARGS(shape));                 \
   }                                                                                                              \
   int optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                      \
-                                                            OPTCOLL_PMPI_PARAMS_##shape) {                       \
+                                                            OPTCOLL_PARAMS(shape, c_int)) {                       \
     const mca_coll_base_comm_coll_t* b = BELOW(comm, field##_init);                                              \
     mca_coll_base_module_t* below_module = b->coll_##field##_init_module;                                        \
-    return b->coll_##field##_init OPTCOLL_OMPI_EXPAND(ARGS_INFO_REQUEST_MODULE, OPTCOLL_PMPI_ARGS_##shape);      \
+    return b->coll_##field##_init OPTCOLL_OMPI_EXPAND(ARGS_INFO_REQUEST_MODULE, OPTCOLL_ARGS(shape));      \
   }
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 /* ---- Who calls: the operation's own MPI binding (the program's call)
  * or Open MPI itself. Open MPI's own collectives (communicator
@@ -112,30 +112,30 @@ static int binding_address(void* ra, const char* op) {
 #define WITH_REQUEST_MODULE(...) (__VA_ARGS__, MPI_Request * request, mca_coll_base_module_t * module)
 #define WITH_INFO_REQUEST_MODULE(...) \
   (__VA_ARGS__, MPI_Info info, MPI_Request * request, mca_coll_base_module_t * module)
-#define OPTCOLL_OMPI_OP(Name, field, shape)                                                                           \
-  static int entry_##field OPTCOLL_OMPI_EXPAND(WITH_MODULE, OPTCOLL_PMPI_PARAMS_##shape) {                            \
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init)                                                                           \
+  static int entry_##field OPTCOLL_OMPI_EXPAND(WITH_MODULE, OPTCOLL_PARAMS(shape, c_int)) {                            \
     (void)module;                                                                                                     \
     FROM_BINDING(#Name)                                                                                               \
-    if (!from_binding) return optcoll_ompi_native_##Name OPTCOLL_PMPI_ARGS_##shape;                                   \
-    return optcoll_ompi_##Name OPTCOLL_PMPI_ARGS_##shape;                                                             \
+    if (!from_binding) return optcoll_ompi_native_##Name OPTCOLL_ARGS(shape);                                   \
+    return optcoll_ompi_##Name OPTCOLL_ARGS(shape);                                                             \
   }                                                                                                                   \
-  static int entry_i##field OPTCOLL_OMPI_EXPAND(WITH_REQUEST_MODULE, OPTCOLL_PMPI_PARAMS_##shape) {                   \
+  static int entry_i##field OPTCOLL_OMPI_EXPAND(WITH_REQUEST_MODULE, OPTCOLL_PARAMS(shape, c_int)) {                   \
     (void)module;                                                                                                     \
     FROM_BINDING("I" #field)                                                                                          \
     if (!from_binding)                                                                                                \
-      return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_PMPI_ARGS_##shape);  \
-    return optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_PMPI_ARGS_##shape);           \
+      return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_ARGS(shape));  \
+    return optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_ARGS(shape));           \
   }                                                                                                                   \
-  static int entry_##field##_init OPTCOLL_OMPI_EXPAND(WITH_INFO_REQUEST_MODULE, OPTCOLL_PMPI_PARAMS_##shape) {        \
+  static int entry_##field##_init OPTCOLL_OMPI_EXPAND(WITH_INFO_REQUEST_MODULE, OPTCOLL_PARAMS(shape, c_int)) {        \
     (void)module;                                                                                                     \
     FROM_BINDING(#Name "_init")                                                                                       \
     if (!from_binding)                                                                                                \
       return optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST,                    \
-                                                                   OPTCOLL_PMPI_ARGS_##shape);                        \
-    return optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST, OPTCOLL_PMPI_ARGS_##shape); \
+                                                                   OPTCOLL_ARGS(shape));                        \
+    return optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST, OPTCOLL_ARGS(shape)); \
   }
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 /* Saves what lies below for each form the module takes; a form with
  * nothing below is left to Open MPI (the module does not take it). */
@@ -149,9 +149,9 @@ static int module_enable(mca_coll_base_module_t* module, struct ompi_communicato
     m->below.coll_##f##_module = comm->c_coll->coll_##f##_module;                  \
     OBJ_RETAIN(m->below.coll_##f##_module);                                        \
   }
-#define OPTCOLL_OMPI_OP(Name, field, shape) OPTCOLL_OMPI_FORMS(SAVE, field)
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init) OPTCOLL_OMPI_FORMS(SAVE, field)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef SAVE
   return OMPI_SUCCESS;
 }
@@ -239,9 +239,9 @@ static mca_coll_base_module_t* comm_query(struct ompi_communicator_t* comm, int*
   *priority = g_priority;
   m->super.coll_module_enable = module_enable;
 #define ENTRY(f) m->super.coll_##f = entry_##f;
-#define OPTCOLL_OMPI_OP(Name, field, shape) OPTCOLL_OMPI_FORMS(ENTRY, field)
-#include "ops.h"
-#undef OPTCOLL_OMPI_OP
+#define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init) OPTCOLL_OMPI_FORMS(ENTRY, field)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef ENTRY
   return &m->super;
 }

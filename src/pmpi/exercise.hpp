@@ -1,4 +1,4 @@
-// One intercepted operation (ops.def) set up for a given payload, runnable
+// One intercepted operation (collectives.def) set up for a given payload, runnable
 // natively (PMPI_*) or by optcoll (OPTCOLL_*) on the same buffers: what
 // optcoll-tune measures and the demo checks. Inputs are integers, so every
 // reduction order gives the same result.

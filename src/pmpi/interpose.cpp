@@ -1,4 +1,4 @@
-// liboptcoll_pmpi.so: MPI_<Name> for every operation of ops.def, plus
+// liboptcoll_pmpi.so: MPI_<Name> for every collective of collectives.def, plus
 // MPI_Init, MPI_Init_thread (rank 0's configuration, calibration) and
 // MPI_Finalize (the OPTCOLL_VERBOSE summary). Everything else of MPI, and
 // optcoll's own traffic (PMPI_* throughout src/mpi/), goes to the MPI
@@ -39,11 +39,12 @@ extern "C" int MPI_Op_free(MPI_Op* op) {
 
 // The native path: MPI's own call, or its nonblocking form on a
 // communicator with optcoll requests (requests::native_blocking).
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                            \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_PARAMS_##shape {                                          \
-    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>; \
-    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API(Name), native>  \
-        OPTCOLL_PMPI_ARGS_##shape;                                                                 \
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                                                \
+  extern "C" int MPI_##Name OPTCOLL_PARAMS(shape, c_int) {                                                             \
+    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>;                     \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API(Name), native> OPTCOLL_ARGS(shape); \
   }
-#include "ops.def"
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OPTCOLL_PMPI_OP(Name, I##name, collective, shape)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef OPTCOLL_PMPI_OP

@@ -1,4 +1,6 @@
-// The intercepted operations (ops.def) as an enum and a table.
+// The intercepted operations (src/mpi/api/collectives.def: each
+// collective's blocking, nonblocking and persistent form, and with MPI-4
+// their large-count bindings) as an enum and a table.
 #pragma once
 
 #include <mpi.h>
@@ -12,17 +14,22 @@
 
 namespace optcoll::pmpi {
 
+// The blocking operations come first, then the nonblocking ones, the
+// persistent ones and, with MPI-4, the large-count bindings.
 enum class Op : std::uint8_t {
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) Name,
-#include "ops.def"
-#undef OPTCOLL_PMPI_OP
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) Name,
-#include "request_ops.def"
-#undef OPTCOLL_PMPI_REQUEST_OP
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) Name,
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) I##name,
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) Name##_init,
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) Name##_c, IName##_c, Name##_init_c,
-#include "large_ops.def"
-#undef OPTCOLL_PMPI_LARGE_OP
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) Name##_c, I##name##_c, Name##_init_c,
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #endif
 };
 
@@ -32,28 +39,28 @@ struct OpInfo {
 };
 
 inline constexpr std::array kOps {
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) OpInfo{#Name, plan::Collective::collective},
-#include "ops.def"
-#undef OPTCOLL_PMPI_OP
-#define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OpInfo{#Name, plan::Collective::collective},
-#include "request_ops.def"
-#undef OPTCOLL_PMPI_REQUEST_OP
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OpInfo{#Name, plan::Collective::collective},
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OpInfo{"I" #name, plan::Collective::collective},
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OpInfo{#Name "_init", plan::Collective::collective},
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                          \
-  OpInfo{#Name "_c", plan::Collective::collective}, OpInfo{#IName "_c", plan::Collective::collective}, \
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)                                           \
+  OpInfo{#Name "_c", plan::Collective::collective}, OpInfo{"I" #name "_c", plan::Collective::collective}, \
       OpInfo{#Name "_init_c", plan::Collective::collective},
-#include "large_ops.def"
-#undef OPTCOLL_PMPI_LARGE_OP
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #endif
 };
 
-// The blocking operations (ops.def) come first in Op and kOps; the
-// nonblocking and persistent ones (request_ops.def) follow, then, with
-// MPI-4, the large-count bindings (large_ops.def).
 inline constexpr std::size_t kBlockingOps = 0
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape) +1
-#include "ops.def"
-#undef OPTCOLL_PMPI_OP
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) +1
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
     ;
 
 constexpr const OpInfo& info(Op op) noexcept {
@@ -67,15 +74,15 @@ constexpr const OpInfo& info(Op op) noexcept {
 constexpr Op int_binding(Op op) noexcept {
   switch (op) {
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape) \
-  case Op::Name##_c:                                          \
-    return Op::Name;                                          \
-  case Op::IName##_c:                                         \
-    return Op::IName;                                         \
-  case Op::Name##_init_c:                                     \
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) \
+  case Op::Name##_c:                                            \
+    return Op::Name;                                            \
+  case Op::I##name##_c:                                         \
+    return Op::I##name;                                         \
+  case Op::Name##_init_c:                                       \
     return Op::Name##_init;
-#include "large_ops.def"
-#undef OPTCOLL_PMPI_LARGE_OP
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #endif
     default:
       return op;

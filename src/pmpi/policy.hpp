@@ -23,7 +23,7 @@ using select::parse_mode;
 
 // Measured times of one call: what `optcoll-tune` writes, one per line,
 //     <collective> <p> <bytes> <native us> <optcoll us>
-// ('#' starts a comment). bytes: the call's total payload (see ops.def).
+// ('#' starts a comment). bytes: the call's total payload (the shapes).
 struct TuningPoint {
   plan::Collective op = plan::Collective::bcast;
   std::int64_t p = 0;

@@ -1,6 +1,6 @@
 // liboptcoll_pmpi.so's nonblocking and persistent collectives: MPI_<Name>
-// of request_ops.def, and with MPI-4 the large-count MPI_I<op>_c and
-// MPI_<Op>_init_c of large_ops.def. Each runs the blocking call's shape
+// of collectives.def, and with MPI-4 the large-count MPI_I<op>_c and
+// MPI_<Op>_init_c of the same lines. Each runs the blocking call's shape
 // (shapes.hpp: the same checks, route and byte views) with two callables of
 // the blocking argument list: Optcoll makes the optcoll request (the C
 // API's OPTCOLL_<Name> on 64-bit counts, OPTCOLL_PMPI_API(Name),
@@ -11,7 +11,6 @@
 #include <mpi-ext.h>
 #endif
 
-#include "large_count.hpp"
 #include "optcoll/optcoll.h"
 #include "requests.hpp"
 #include "shapes.hpp"
@@ -36,11 +35,11 @@ namespace rq = optcoll::pmpi::requests;
   };                                                                                                          \
   [[maybe_unused]] constexpr auto native = [](auto... a) { return Pmpi(a..., rq::t_pending->request); };
 
-#define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                               \
-  extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) { \
-    OPTCOLL_PMPI_I_CALLABLES(Name, PMPI_##Name)                                                           \
-    return rq::run(false, request, MPI_INFO_NULL,                                                         \
-                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });   \
+#define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                                \
+  extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
+    OPTCOLL_PMPI_I_CALLABLES(Name, PMPI_##Name)                                                            \
+    return rq::run(false, request, MPI_INFO_NULL,                                                          \
+                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_ARGS(shape); });          \
   }
 
 // The persistent collectives: MPI-4's names, or Open MPI 4.1's MPIX_ ones.
@@ -62,36 +61,40 @@ namespace rq = optcoll::pmpi::requests;
     return Pmpi(a..., rq::t_pending->info, rq::t_pending->request);                                             \
   };
 
-#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                          \
-  extern "C" int OPTCOLL_PERSISTENT(Name)                                                               \
-      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PMPI_PARAMS_##shape) {                \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name, OPTCOLL_PPERSISTENT(Name))                                        \
-    return rq::run(true, request, info,                                                                 \
-                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                                         \
+  extern "C" int OPTCOLL_PERSISTENT(Name)                                                                              \
+      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PARAMS(shape, c_int)) {                              \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name, OPTCOLL_PPERSISTENT(Name))                                                       \
+    return rq::run(true, request, info, [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_ARGS(shape); }); \
   }
 #else
 #define OPTCOLL_PMPI_REQUEST_init(Name, shape)
 #endif
 
 #define OPTCOLL_PMPI_REQUEST_OP(Name, collective, shape, kind) OPTCOLL_PMPI_REQUEST_##kind(Name, shape)
-#include "request_ops.def"
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, persistent) \
+  OPTCOLL_PMPI_REQUEST_OP(I##name, collective, shape, I) OPTCOLL_PMPI_REQUEST_OP(Name##_init, collective, shape, init)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef OPTCOLL_PMPI_REQUEST_OP
 
-// The large-count request forms (large_ops.def): the shape on the caller's
+// The large-count request forms: the shape on the caller's
 // own arguments, MPI's _c binding as its native path.
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                    \
-  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PMPI_PARAMS_C_##shape) { \
-    OPTCOLL_PMPI_I_CALLABLES(IName, PMPI_##IName##_c)                                                            \
-    return rq::run(false, request, MPI_INFO_NULL,                                                                \
-                   [&] { return shapes::shape<Op::IName##_c, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; });     \
-  }                                                                                                              \
-  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                         \
-                                                         OPTCOLL_PMPI_PARAMS_C_##shape) {                        \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, PMPI_##Name##_init_c)                                               \
-    return rq::run(true, request, info,                                                                          \
-                   [&] { return shapes::shape<Op::Name##_init_c, optcoll, native> OPTCOLL_PMPI_ARGS_##shape; }); \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                     \
+  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_large)) { \
+    OPTCOLL_PMPI_I_CALLABLES(IName, PMPI_##IName##_c)                                                             \
+    return rq::run(false, request, MPI_INFO_NULL,                                                                 \
+                   [&] { return shapes::shape<Op::IName##_c, optcoll, native> OPTCOLL_ARGS(shape); });            \
+  }                                                                                                               \
+  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                          \
+                                                         OPTCOLL_PARAMS(shape, c_large)) {                        \
+    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, PMPI_##Name##_init_c)                                                \
+    return rq::run(true, request, info,                                                                           \
+                   [&] { return shapes::shape<Op::Name##_init_c, optcoll, native> OPTCOLL_ARGS(shape); });        \
   }
-#include "large_ops.def"
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OPTCOLL_PMPI_LARGE_OP(Name, I##name, collective, shape)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 #undef OPTCOLL_PMPI_LARGE_OP
 #endif

@@ -1,5 +1,5 @@
 // liboptcoll_pmpi.so's nonblocking and persistent collectives
-// (request_ops.def) and the request functions that complete them.
+// (collectives.def) and the request functions that complete them.
 //
 // An optcoll request travels through the program as a real MPI request, a
 // carrier, so that any MPI function may hold it: a generalized request

@@ -95,7 +95,7 @@ void lazy_start() {
   g_started.store(true);
 }
 
-// The payload the tuning file is indexed by (ops.def): the vector, all
+// The payload the tuning file is indexed by (the shapes): the vector, all
 // groups together, p blocks for Alltoall, all messages together for
 // Alltoallv (what optcoll-tune's exercises are sized by).
 std::int64_t tuning_bytes(const select::Call& call) {

@@ -11,23 +11,22 @@
 // which MPI may well accept. Copy collectives and exchanges take any
 // datatype: they move bytes (bytes.hpp). Optcoll's own errors are raised through
 // the communicator's error handler by the OPTCOLL_* functions; errors of the
-// adapters themselves (packing, memory) by guarded().
+// adapters themselves (packing, memory) by mpi::guarded().
 #pragma once
 
 #include <mpi.h>
 
 #include <algorithm>
 #include <climits>
-#include <new>
 #include <tuple>
 
 #include "bytes.hpp"
 #include "mpi/api/c_api.hpp"
+#include "mpi/api/signatures.h"
 #include "mpi/checks/supported.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
-#include "params.h"
 #include "runtime.hpp"
 
 // OPTCOLL_PMPI_API(Name): what the operation MPI_<Name> of a shape
@@ -138,24 +137,7 @@ inline Staging& staging(Staging& local) noexcept {
   return t_request_staging != nullptr ? *t_request_staging : local;
 }
 
-// Runs f (returning an MPI code, already raised through comm's error
-// handler if it is an error); exceptions become MPI error codes raised
-// through comm's error handler.
-template <class F>
-int guarded(MPI_Comm comm, F&& f) noexcept {
-  int code = MPI_ERR_INTERN;
-  try {
-    return f();
-  } catch (const MpiError& e) {
-    code = e.mpi_code();
-  } catch (const std::bad_alloc&) {
-    code = MPI_ERR_NO_MEM;
-  } catch (...) {
-    code = MPI_ERR_INTERN;
-  }
-  mpi::raise_on(comm, code);
-  return code;
-}
+using mpi::guarded;
 
 // MPI_Bcast. A copy collective: optcoll moves the signature's bytes
 // (ByteStream), so ranks may pass different datatypes with matching
@@ -164,10 +146,10 @@ int guarded(MPI_Comm comm, F&& f) noexcept {
 template <Op kOp, auto Optcoll, auto Native, class Count>
 int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_bcast;
+  if (!g.active) return Native OPTCOLL_ARGS(bcast);
   g.check_root(root);
   const std::int64_t bytes = g.payload(count, datatype);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_PMPI_ARGS_bcast;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_ARGS(bcast);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -184,10 +166,10 @@ int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm c
 template <Op kOp, auto Optcoll, auto Native, class Count>
 int reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce;
+  if (!g.active) return Native OPTCOLL_ARGS(reduce);
   g.check_root(root);
-  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_PMPI_ARGS_reduce;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce; });
+  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_ARGS(reduce);
+  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(reduce); });
 }
 
 }  // namespace optcoll::pmpi::shapes

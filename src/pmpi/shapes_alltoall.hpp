@@ -29,17 +29,17 @@ template <Op kOp, auto Optcoll, auto Native, class Count>
 int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
              MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoall;
+  if (!g.active) return Native OPTCOLL_ARGS(alltoall);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
   if (!in_place) g.payload(recvcount, recvtype);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return Native OPTCOLL_PMPI_ARGS_alltoall;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return Native OPTCOLL_ARGS(alltoall);
   const bool as_bytes = mpi::unsupported_datatype(recvcount, recvtype) != nullptr ||
                         (!in_place && mpi::unsupported_datatype(sendcount, sendtype) != nullptr);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
-    if (!as_bytes) return Optcoll OPTCOLL_PMPI_ARGS_alltoall;
+    if (!as_bytes) return Optcoll OPTCOLL_ARGS(alltoall);
     const auto p = static_cast<std::size_t>(g.size);
     std::vector<std::int64_t> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
     for (std::size_t j = 0; j < p; ++j) {
@@ -69,7 +69,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const Count recvcounts[], const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_alltoallv;
+  if (!g.active) return Native OPTCOLL_ARGS(alltoallv);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   g.payload(1, recvtype);
   if (!in_place) g.payload(1, sendtype);
@@ -85,7 +85,7 @@ int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls
   // (A `bad` seen at one rank only makes it alone take PMPI_*, but under
   // `auto` at an agreeing call: an erroneous call, which the native call
   // reports.)
-  if (!g.optcoll_v(kOp, comm, own)) return Native OPTCOLL_PMPI_ARGS_alltoallv;
+  if (!g.optcoll_v(kOp, comm, own)) return Native OPTCOLL_ARGS(alltoallv);
   return guarded(comm, [&] {
     const auto p = static_cast<std::size_t>(g.size);
     // (MPI_IN_PLACE: the send arrays are ignored, and may be NULL.)

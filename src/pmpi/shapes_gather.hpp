@@ -36,11 +36,11 @@ template <Op kOp, auto Optcoll, auto Native, class Count>
 int allgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgather;
+  if (!g.active) return Native OPTCOLL_ARGS(allgather);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_allgather;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(allgather);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -66,7 +66,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
                const Displ displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_allgatherv;
+  if (!g.active) return Native OPTCOLL_ARGS(allgatherv);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t one = g.payload(1, recvtype);
@@ -81,7 +81,7 @@ int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void
   }
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total},
                  {recvcounts, one}))
-    return Native OPTCOLL_PMPI_ARGS_allgatherv;
+    return Native OPTCOLL_ARGS(allgatherv);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -109,7 +109,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count>
 int gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_gather;
+  if (!g.active) return Native OPTCOLL_ARGS(gather);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -117,7 +117,7 @@ int gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* re
   if (!in_place) per = g.payload(sendcount, sendtype);
   if (is_root) per = g.payload(recvcount, recvtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_gather;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(gather);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -146,7 +146,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
             const Displ displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_gatherv;
+  if (!g.active) return Native OPTCOLL_ARGS(gatherv);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -162,7 +162,7 @@ int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
   // reports.)
   const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(recvcounts[root], recvtype) : 0)
                                     : payload_bytes(sendcount, sendtype);
-  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_gatherv;
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_ARGS(gatherv);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -195,7 +195,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count>
 int scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatter;
+  if (!g.active) return Native OPTCOLL_ARGS(scatter);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -203,7 +203,7 @@ int scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
   if (!in_place) per = g.payload(recvcount, recvtype);
   if (is_root) per = g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_PMPI_ARGS_scatter;
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(scatter);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);
@@ -228,7 +228,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
 int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[], MPI_Datatype sendtype, void* recvbuf,
              Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_scatterv;
+  if (!g.active) return Native OPTCOLL_ARGS(scatterv);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -241,7 +241,7 @@ int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[]
   }
   const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(sendcounts[root], sendtype) : 0)
                                     : payload_bytes(recvcount, recvtype);
-  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_PMPI_ARGS_scatterv;
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_ARGS(scatterv);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = staging(local);

@@ -18,19 +18,19 @@ namespace optcoll::pmpi::shapes {
 template <Op kOp, auto Optcoll, auto Native, class Count>
 int allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_PMPI_ARGS_allreduce;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_allreduce; });
+  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_ARGS(allreduce);
+  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(allreduce); });
 }
 
 template <Op kOp, auto Optcoll, auto Native, class Count>
 int reduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
+  if (!g.active) return Native OPTCOLL_ARGS(reduce_scatter_block);
   const select::Call call = g.reduction(recvcount, datatype, op);
   g.reduction_supported(std::int64_t{recvcount} * g.size, datatype, op);  // the send buffer's elements
-  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_PMPI_ARGS_reduce_scatter_block;
-  return guarded(comm, [&] { return Optcoll OPTCOLL_PMPI_ARGS_reduce_scatter_block; });
+  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_ARGS(reduce_scatter_block);
+  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(reduce_scatter_block); });
 }
 
 // recvcounts are equal at every rank (MPI), so is their sum.
@@ -38,7 +38,7 @@ template <Op kOp, auto Optcoll, auto Native, class Count>
 int reduce_scatter(const void* sendbuf, void* recvbuf, const Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
                    MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
+  if (!g.active) return Native OPTCOLL_ARGS(reduce_scatter);
   // The groups: largest, smallest, total.
   std::int64_t largest = 0, smallest = INT64_MAX, total = 0;
   if (recvcounts == nullptr && g.bad == nullptr) g.bad = "NULL recvcounts";
@@ -52,7 +52,7 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const Count recvcounts[],
   g.reduction_supported(total, datatype, op);
   call.smallest = smallest;
   call.total = total;
-  if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_PMPI_ARGS_reduce_scatter;
+  if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_ARGS(reduce_scatter);
   return guarded(comm, [&] {
     const std::vector<std::int64_t> counts = widen(recvcounts, static_cast<std::size_t>(g.size));
     return Optcoll(sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);

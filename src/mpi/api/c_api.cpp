@@ -1,5 +1,5 @@
-// The C API (optcoll/optcoll.h): MPI error codes, raised through the
-// communicator's error handler.
+// The C API (optcoll/optcoll.h): the collectives in MPI's int binding and
+// Allmerge; MPI error codes, raised through the communicator's error handler.
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -31,111 +31,41 @@ int error_class_of(Errc e) {
   }
 }
 
-// MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
-std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what) {
-  if (v == nullptr) throw MpiError(MPI_ERR_ARG, std::string("optcoll: ") + what + " is NULL");
-  int p = 0;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &p) != MPI_SUCCESS)
-    throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
-  return std::vector<std::int64_t>(v, v + p);
-}
-ExchangeCounts exchange_counts(const void* sendbuf, const int* sendcounts, const int* sdispls, const int* recvcounts,
-                               const int* rdispls, MPI_Comm comm) {
-  ExchangeCounts c;
-  if (sendbuf != MPI_IN_PLACE) {
-    c.sc = widen(sendcounts, comm, "sendcounts");
-    c.sd = widen(sdispls, comm, "sdispls");
-  }
-  c.rc = widen(recvcounts, comm, "recvcounts");
-  c.rd = widen(rdispls, comm, "rdispls");
-  return c;
-}
-
-Counts all_counts(const int* counts, const int* displs, MPI_Comm comm) {
-  return {widen(counts, comm, "recvcounts"), widen(displs, comm, "displs")};
-}
-
-Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm) {
-  const CallInfo c = check_call(comm, 0, MPI_BYTE, root);
-  Counts out;
-  if (c.rank != root) return out;
-  if (counts == nullptr || displs == nullptr)
-    throw MpiError(MPI_ERR_ARG, "optcoll: the root needs counts and displacements");
-  out.counts.assign(counts, counts + c.size);
-  out.displs.assign(displs, displs + c.size);
+std::span<const std::int64_t> Widen::keep(const int* v) {
+  if (size_ < 0 && (comm_ == MPI_COMM_NULL || PMPI_Comm_size(comm_, &size_) != MPI_SUCCESS)) size_ = 0;
+  std::vector<std::int64_t>& out = kept_.at(used_++);
+  out.assign(v, v + size_);
   return out;
+}
+
+int Widen::rank() noexcept {
+  if (rank_ < 0 && (comm_ == MPI_COMM_NULL || PMPI_Comm_rank(comm_, &rank_) != MPI_SUCCESS)) rank_ = -1;
+  return rank_;
 }
 
 }  // namespace optcoll::mpi
 
-// The collectives: c_api_int64.hpp's 64-bit calls, MPI's int arrays widened first.
+// The collectives of collectives.def in MPI's int binding: the 64-bit calls
+// (c_api_int64.hpp) on the same arguments, MPI's int arrays widened.
 namespace wide = optcoll::mpi::wide;
+using optcoll::mpi::Widen;
 using optcoll::mpi::widened;
 
-extern "C" int OPTCOLL_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  return wide::Bcast(buffer, count, datatype, root, comm);
-}
-
-extern "C" int OPTCOLL_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                              MPI_Comm comm) {
-  return wide::Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-extern "C" int OPTCOLL_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  return wide::Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-extern "C" int OPTCOLL_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return widened(
-      comm, [&] { return optcoll::mpi::all_counts(recvcounts, displs, comm); },
-      [&](const auto& c) {
-        return wide::Allgatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, comm);
-      });
-}
-
-extern "C" int OPTCOLL_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                MPI_Datatype recvtype, MPI_Comm comm) {
-  return wide::Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-extern "C" int OPTCOLL_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPI_Comm comm) {
-  return widened(
-      comm, [&] { return optcoll::mpi::exchange_counts(sendbuf, sendcounts, sdispls, recvcounts, rdispls, comm); },
-      [&](const auto& c) {
-        return wide::Alltoallv(sendbuf, c.sc, c.sd, sendtype, recvbuf, c.rc, c.rd, recvtype, comm);
-      });
-}
-
-extern "C" int OPTCOLL_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
-                                            MPI_Op op, MPI_Comm comm) {
-  return wide::Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-}
-
-extern "C" int OPTCOLL_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                                      MPI_Op op, MPI_Comm comm) {
-  return widened(
-      comm, [&] { return optcoll::mpi::widen(recvcounts, comm, "recvcounts"); },
-      [&](const auto& c) { return wide::Reduce_scatter(sendbuf, recvbuf, c, datatype, op, comm); });
-}
-
-extern "C" int OPTCOLL_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm) {
-  return wide::Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-extern "C" int OPTCOLL_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm) {
-  return wide::Scan(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-extern "C" int OPTCOLL_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm) {
-  return wide::Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-}
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)                                                     \
+  extern "C" int OPTCOLL_##Name(OPTCOLL_INT_PARAMS(shape)) {                                                        \
+    return widened(comm, [&]([[maybe_unused]] Widen& w) { return wide::Name(OPTCOLL_WIDENED_ARGS(shape)); });       \
+  }                                                                                                                 \
+  extern "C" int OPTCOLL_I##name(OPTCOLL_INT_PARAMS(shape), OPTCOLL_Request* request) {                             \
+    return widened(comm,                                                                                            \
+                   [&]([[maybe_unused]] Widen& w) { return wide::I##name(OPTCOLL_WIDENED_ARGS(shape), request); }); \
+  }                                                                                                                 \
+  extern "C" int OPTCOLL_##Name##_init(OPTCOLL_INT_PARAMS(shape), MPI_Info info, OPTCOLL_Request* request) {        \
+    return widened(comm, [&]([[maybe_unused]] Widen& w) {                                                           \
+      return wide::Name##_init(OPTCOLL_WIDENED_ARGS(shape), info, request);                                         \
+    });                                                                                                             \
+  }
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 // OPTCOLL_Allmerge_<type>: the sorted union into a caller buffer of
 // `capacity` keys; *recvcount is the union's length (MPI_ERR_TRUNCATE when
@@ -171,32 +101,4 @@ extern "C" int OPTCOLL_Allmerge_long_long(const long long* sendbuf, int sendcoun
 extern "C" int OPTCOLL_Allmerge_double(const double* sendbuf, int sendcount, double* recvbuf, int capacity,
                                        int* recvcount, MPI_Comm comm) {
   return allmerge_c(sendbuf, sendcount, recvbuf, capacity, recvcount, comm);
-}
-extern "C" int OPTCOLL_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return wide::Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-extern "C" int OPTCOLL_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return wide::Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-extern "C" int OPTCOLL_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                               MPI_Comm comm) {
-  return widened(
-      comm, [&] { return optcoll::mpi::root_counts(recvcounts, displs, root, comm); },
-      [&](const auto& c) {
-        return wide::Gatherv(sendbuf, sendcount, sendtype, recvbuf, c.counts, c.displs, recvtype, root, comm);
-      });
-}
-
-extern "C" int OPTCOLL_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                                void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return widened(
-      comm, [&] { return optcoll::mpi::root_counts(sendcounts, displs, root, comm); },
-      [&](const auto& c) {
-        return wide::Scatterv(sendbuf, c.counts, c.displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-      });
 }

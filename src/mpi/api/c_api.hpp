@@ -1,11 +1,15 @@
 // The C API's shared pieces (c_api.cpp, c_api_requests.cpp, and its calls
-// on 64-bit counts, c_api_int64.cpp, c_api_int64_requests.cpp): MPI error codes raised through
-// the communicator's error handler, requests, MPI's int arrays.
+// on 64-bit counts, c_api_int64.cpp): MPI error codes raised through the
+// communicator's error handler, requests, MPI's int arrays.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "mpi/collectives/collectives.hpp"
@@ -35,13 +39,18 @@ inline void raise_on(MPI_Comm comm, int code) noexcept {
 }
 
 // Runs f; on failure raises the MPI error code on comm's error handler
-// (MPI_COMM_WORLD's when comm itself is unusable) and returns it.
+// (MPI_COMM_WORLD's when comm itself is unusable) and returns it. f returns
+// nothing, or an MPI code of its own (an error in it already raised).
 template <class F>
 int guarded(MPI_Comm comm, F&& f) noexcept {
   int code = MPI_SUCCESS;
   try {
-    f();
-    return MPI_SUCCESS;
+    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+      f();
+      return MPI_SUCCESS;
+    } else {
+      return f();
+    }
   } catch (const MpiError& e) {
     code = e.mpi_code();
   } catch (const Error& e) {
@@ -67,39 +76,43 @@ int new_request(MPI_Comm comm, OPTCOLL_Request* request, Make&& make) {
   });
 }
 
-// *request: a persistent or nonblocking request of the blocking call impl.
-template <class Impl>
-int request_of(MPI_Comm comm, bool persistent, OPTCOLL_Request* request, Impl&& impl) {
-  return new_request(comm, request, [&] { return make_request(comm, persistent, impl); });
-}
+// MPI's int count and displacement arrays as the 64-bit calls take them,
+// for one call on comm: an array MPI reads is widened to the
+// communicator's size of entries; one it ignores (a non-root's Gatherv
+// counts, Alltoallv's send arrays with MPI_IN_PLACE), a NULL one and any
+// on an invalid communicator become empty, which the call reports where
+// it needs the entries (MPI_ERR_ARG, MPI_ERR_COMM).
+class Widen {
+ public:
+  explicit Widen(MPI_Comm comm) noexcept : comm_(comm) {}
+  std::span<const std::int64_t> all(const int* v) { return v == nullptr ? std::span<const std::int64_t>{} : keep(v); }
+  std::span<const std::int64_t> at_root(const int* v, int root) { return rank() == root ? all(v) : all(nullptr); }
+  std::span<const std::int64_t> unless_in_place(const int* v, const void* sendbuf) {
+    return sendbuf == MPI_IN_PLACE ? all(nullptr) : all(v);
+  }
 
-// MPI's int count arrays as the layer's 64-bit ones (NULL: MPI_ERR_ARG).
-std::vector<std::int64_t> widen(const int* v, MPI_Comm comm, const char* what);
+ private:
+  std::span<const std::int64_t> keep(const int* v);
+  int rank() noexcept;
 
-// f(make()): MPI's int arrays made 64-bit by make, whose errors (a NULL
-// array, an invalid communicator) are raised as the call's own.
-template <class Make, class F>
-int widened(MPI_Comm comm, Make&& make, F&& f) {
-  decltype(make()) arrays;
-  if (const int rc = guarded(comm, [&] { arrays = make(); }); rc != MPI_SUCCESS) return rc;
-  return f(arrays);
-}
-
-// A v collective's count and displacement arrays as 64-bit ones.
-struct Counts {
-  std::vector<std::int64_t> counts, displs;
+  MPI_Comm comm_;
+  int size_ = -1;
+  int rank_ = -1;
+  std::array<std::vector<std::int64_t>, 4> kept_;  // Alltoallv's four arrays at most
+  std::size_t used_ = 0;
 };
-// Allgatherv's (NULL: MPI_ERR_ARG).
-Counts all_counts(const int* counts, const int* displs, MPI_Comm comm);
-// The root's (other ranks: empty, never read).
-Counts root_counts(const int* counts, const int* displs, int root, MPI_Comm comm);
 
-// Alltoallv's int arrays as 64-bit ones; with MPI_IN_PLACE the send
-// arguments are ignored (and may be NULL).
-struct ExchangeCounts {
-  std::vector<std::int64_t> sc, sd, rc, rd;
-};
-ExchangeCounts exchange_counts(const void* sendbuf, const int* sendcounts, const int* sdispls, const int* recvcounts,
-                               const int* rdispls, MPI_Comm comm);
+// f(w) for the int binding's call on comm, w widening its arrays; a failed
+// allocation is the call's MPI_ERR_NO_MEM.
+template <class F>
+int widened(MPI_Comm comm, F&& f) noexcept {
+  try {
+    Widen w(comm);
+    return f(w);
+  } catch (...) {
+    raise_on(comm, MPI_ERR_NO_MEM);
+    return MPI_ERR_NO_MEM;
+  }
+}
 
 }  // namespace optcoll::mpi

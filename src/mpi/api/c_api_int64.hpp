@@ -9,7 +9,7 @@
 // ...): no count is narrowed anywhere, and a call's size never changes
 // which code runs it. Displacements count extents of their datatype, as in
 // MPI; the arrays need not outlive the call (a request keeps what it
-// needs). Bodies: c_api_int64.cpp (blocking), c_api_int64_requests.cpp (I<name>, _init).
+// needs). Declared and defined (c_api_int64.cpp) from collectives.def.
 #pragma once
 
 #include <mpi.h>
@@ -17,116 +17,21 @@
 #include <cstdint>
 #include <span>
 
+#include "mpi/api/api_entries.hpp"
 #include "optcoll/optcoll.h"
 
 namespace optcoll::mpi::wide {
 
-using Count = std::int64_t;
-using Counts = std::span<const std::int64_t>;  // a communicator's size of entries (empty where MPI ignores it)
+// A communicator's size of entries (empty where MPI ignores them).
+using Counts = std::span<const std::int64_t>;
 using Request = OPTCOLL_Request;
 
-// clang-format off
-int Bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
-int Ibcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm, Request* request);
-int Bcast_init(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
-               Request* request);
-
-int Reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
-int Ireduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-            Request* request);
-int Reduce_init(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm, MPI_Info info, Request* request);
-
-int Allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int Iallreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-               Request* request);
-int Allreduce_init(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Info info, Request* request);
-
-int Scan(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int Iscan(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-          Request* request);
-int Scan_init(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-              MPI_Info info, Request* request);
-
-int Exscan(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int Iexscan(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-            Request* request);
-int Exscan_init(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                MPI_Info info, Request* request);
-
-int Reduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm);
-int Ireduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                          MPI_Comm comm, Request* request);
-int Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm, MPI_Info info, Request* request);
-
-int Reduce_scatter(const void* sendbuf, void* recvbuf, Counts recvcounts, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm);
-int Ireduce_scatter(const void* sendbuf, void* recvbuf, Counts recvcounts, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, Request* request);
-int Reduce_scatter_init(const void* sendbuf, void* recvbuf, Counts recvcounts, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, MPI_Info info, Request* request);
-
-int Allgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm);
-int Iallgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-               MPI_Datatype recvtype, MPI_Comm comm, Request* request);
-int Allgather_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, Request* request);
-
-int Allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-               Counts displs, MPI_Datatype recvtype, MPI_Comm comm);
-int Iallgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-                Counts displs, MPI_Datatype recvtype, MPI_Comm comm, Request* request);
-int Allgatherv_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-                    Counts displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, Request* request);
-
-int Gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm);
-int Igather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request);
-int Gather_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, Request* request);
-
-int Scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm);
-int Iscatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request);
-int Scatter_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, Request* request);
-
-// Gatherv's arrays are read at the root only, Scatterv's too (empty elsewhere).
-int Gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-            Counts displs, MPI_Datatype recvtype, int root, MPI_Comm comm);
-int Igatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-             Counts displs, MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request);
-int Gatherv_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Counts recvcounts,
-                 Counts displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, Request* request);
-
-int Scatterv(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Datatype sendtype, void* recvbuf,
-             Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
-int Iscatterv(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Datatype sendtype, void* recvbuf,
-              Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Request* request);
-int Scatterv_init(const void* sendbuf, Counts sendcounts, Counts displs, MPI_Datatype sendtype, void* recvbuf,
-                  Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, Request* request);
-
-int Alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm);
-int Ialltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm, Request* request);
-int Alltoall_init(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, Request* request);
-
-// With MPI_IN_PLACE the send arrays are ignored (and may be empty).
-int Alltoallv(const void* sendbuf, Counts sendcounts, Counts sdispls, MPI_Datatype sendtype, void* recvbuf,
-              Counts recvcounts, Counts rdispls, MPI_Datatype recvtype, MPI_Comm comm);
-int Ialltoallv(const void* sendbuf, Counts sendcounts, Counts sdispls, MPI_Datatype sendtype, void* recvbuf,
-               Counts recvcounts, Counts rdispls, MPI_Datatype recvtype, MPI_Comm comm, Request* request);
-int Alltoallv_init(const void* sendbuf, Counts sendcounts, Counts sdispls, MPI_Datatype sendtype, void* recvbuf,
-                   Counts recvcounts, Counts rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                   Request* request);
-// clang-format on
+// One declaration of each form for every line of collectives.def.
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) \
+  int Name(OPTCOLL_WIDE_PARAMS(shape));                         \
+  int I##name(OPTCOLL_WIDE_PARAMS(shape), Request* request);    \
+  int Name##_init(OPTCOLL_WIDE_PARAMS(shape), MPI_Info info, Request* request);
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 }  // namespace optcoll::mpi::wide

@@ -1,5 +1,7 @@
 // The C++ API (optcoll/optcoll.hpp): the same calls, errors as exceptions.
+#include "mpi/api/api_entries.hpp"
 #include "mpi/collectives/collectives.hpp"
+#include "mpi/requests/request.hpp"
 
 namespace optcoll {
 
@@ -9,85 +11,31 @@ int MpiError::mpi_class() const noexcept {
   return cls;
 }
 
-void bcast(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options) {
-  mpi::bcast_impl(buffer, count, type, root, comm, options);
-}
-
-void reduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-            MPI_Comm comm, const Options& options) {
-  mpi::reduce_impl(sendbuf, recvbuf, count, type, op, root, comm, options);
-}
-
-void allgather(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Comm comm,
-               const Options& options) {
-  mpi::allgather_impl(sendbuf, count, type, recvbuf, count, type, comm, options);
-}
-
-void allgatherv(const void* sendbuf, std::int64_t sendcount, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                std::span<const std::int64_t> displs, MPI_Datatype type, MPI_Comm comm, const Options& options) {
-  mpi::allgatherv_impl(sendbuf, sendcount, type, recvbuf, recvcounts, displs, type, comm, options);
-}
-
-void reduce_scatter_block(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                          MPI_Comm comm, const Options& options) {
-  mpi::reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, type, op, comm, options);
-}
-
-void reduce_scatter(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts, MPI_Datatype type,
-                    MPI_Op op, MPI_Comm comm, const Options& options) {
-  mpi::reduce_scatter_impl(sendbuf, recvbuf, recvcounts, type, op, comm, options);
-}
-
-void allreduce(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-               const Options& options) {
-  mpi::allreduce_impl(sendbuf, recvbuf, count, type, op, comm, options);
-}
-void alltoall(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  mpi::alltoall_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
-}
-
-void alltoallv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
-               MPI_Datatype sendtype, void* recvbuf, std::span<const std::int64_t> recvcounts,
-               std::span<const std::int64_t> rdispls, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
-  mpi::alltoallv_impl(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, options);
-}
+// One blocking, nonblocking and persistent call for every line of
+// collectives.def: the MPI layer's implementation, or a request of it
+// (make_request) on the request's own datatypes and operators. Gatherv's
+// and Scatterv's persistent forms are the optimal ordered tree's
+// (gatherv_persistent.cpp).
+#define OPTCOLL_CPP_INIT_tree(name, shape)
+#define OPTCOLL_CPP_INIT_call(name, shape)                                  \
+  Request name##_init(OPTCOLL_WIDE_PARAMS(shape), const Options& options) { \
+    return OPTCOLL_MAKE_REQUEST(name, shape, true);                         \
+  }
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)         \
+  void name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) {       \
+    mpi::name##_impl(OPTCOLL_PLAIN_ARGS(shape), options);               \
+  }                                                                     \
+  Request i##name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) { \
+    return OPTCOLL_MAKE_REQUEST(name, shape, false);                    \
+  }                                                                     \
+  OPTCOLL_CPP_INIT_##init(name, shape)
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
 
 void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
                   void* recvbuf, std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
                   MPI_Datatype type, MPI_Comm comm, const Options& options) {
   mpi::many_to_many_impl(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, comm, options);
-}
-
-void scan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-          const Options& options) {
-  mpi::scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options);
-}
-
-void exscan(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-            const Options& options) {
-  mpi::scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options);
-}
-void gather(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
-  mpi::gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
-}
-
-void scatter(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount,
-             MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
-  mpi::scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
-}
-
-void gatherv(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-             std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
-             int root, MPI_Comm comm, const Options& options) {
-  mpi::gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, options);
-}
-
-void scatterv(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
-              MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
-              MPI_Comm comm, const Options& options) {
-  mpi::scatterv_impl(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
 }
 
 namespace detail {

@@ -100,6 +100,14 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
 // kind: plan::Collective::scan or exscan (scan.cpp).
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm, const Options& options);
+inline void scan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                      MPI_Comm comm, const Options& options) {
+  scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options);
+}
+inline void exscan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm, const Options& options) {
+  scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options);
+}
 
 // Gather and scatter (gather_scatter.cpp, gatherv_scatterv.cpp; checks: rooted_call.cpp):
 // MPI's semantics with 64-bit counts; the v-variants' arrays are read at
