@@ -52,7 +52,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   // The input is not copied into the working buffer up front: the executor
   // reads it from sendbuf until a block is first written (set_initial).
   run_plan(s, choice, spec, work, c.type, op, in_place ? nullptr : sendbuf, is_root);
-  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
+  release_call_buffers(s);
 }
 
 }  // namespace optcoll::mpi

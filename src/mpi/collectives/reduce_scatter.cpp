@@ -66,7 +66,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
     ByteBuffer tmp;
     copy_elements(from, recvbuf, n, t, tmp);
   });
-  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
+  release_call_buffers(s);
 }
 
 }  // namespace

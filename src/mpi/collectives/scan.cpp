@@ -59,7 +59,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   spec.commutative = call.commutative;
   // In place, init is the working buffer itself: nothing to read lazily.
   run_plan(s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
-  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
+  release_call_buffers(s);
 }
 
 }  // namespace optcoll::mpi

@@ -166,6 +166,16 @@ struct CommState : std::enable_shared_from_this<CommState> {
   ~CommState();
 };
 
+// After a call that ran on the communicator's own buffers (not a
+// request's): scratch and work buffers larger than kKeepCallBuffers are
+// released. run_plan trims the scratch after every plan it runs; a
+// collective with a working buffer of its own (Reduce, Scan,
+// Reduce_scatter, the trees, Allmerge) calls this once its result is out.
+inline void release_call_buffers(CommState& s) noexcept {
+  s.scratch.trim(kKeepCallBuffers);
+  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
+}
+
 using select::env_name;
 
 // The state cached on comm, built at first use (collective over comm then).

@@ -80,6 +80,10 @@ enum class WaitMode : std::uint8_t {
 // in any order, so the rank this waits for may itself be waiting for one
 // of them. Throws MpiError.
 void wait_all(std::span<MPI_Request> requests, WaitMode mode, int spin);
+// The same until at least one of requests (not all null) completes: how
+// many did, their positions in indices (requests.size() entries), and they
+// become MPI_REQUEST_NULL.
+int wait_some(std::span<MPI_Request> requests, int* indices, WaitMode mode, int spin);
 
 // Scratch memory, owned by a communicator's cache and reused across rounds
 // and calls (grow-only; large buffers are released after each call).

@@ -564,48 +564,5 @@ TEST(MpiRequests, RepeatedNonblockingCallsReuseTheirPlan) {
   }
 }
 
-// The C API: handles, OPTCOLL_Test until done, a completed nonblocking
-// request set to OPTCOLL_REQUEST_NULL and not startable, a persistent one
-// started twice and freed while inactive.
-TEST(MpiRequests, CApiHandles) {
-  TestComm comm;
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  const int p = world_size(), r = world_rank();
-  std::vector<int> v(100), w(100);
-  for (int i = 0; i < 100; ++i) v[static_cast<std::size_t>(i)] = r * 100 + i;
-  OPTCOLL_Request q = OPTCOLL_REQUEST_NULL;
-  ASSERT_EQ(OPTCOLL_Iallreduce(v.data(), w.data(), 100, MPI_INT, MPI_SUM, comm, &q), MPI_SUCCESS);
-  ASSERT_NE(q, OPTCOLL_REQUEST_NULL);
-  for (int flag = 0; flag == 0;) ASSERT_EQ(OPTCOLL_Test(&q, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
-  EXPECT_EQ(q, OPTCOLL_REQUEST_NULL);
-  for (int i = 0; i < 100; ++i) EXPECT_EQ(w[static_cast<std::size_t>(i)], 100 * (p * (p - 1) / 2) + p * i);
-
-  ASSERT_EQ(OPTCOLL_Ibcast(v.data(), 100, MPI_INT, p - 1, comm, &q), MPI_SUCCESS);
-  EXPECT_EQ(OPTCOLL_Start(&q), MPI_ERR_REQUEST);  // a nonblocking call's request
-  ASSERT_EQ(OPTCOLL_Wait(&q, MPI_STATUS_IGNORE), MPI_SUCCESS);
-  EXPECT_EQ(q, OPTCOLL_REQUEST_NULL);
-  EXPECT_EQ(v[0], (p - 1) * 100);
-
-  OPTCOLL_Request s = OPTCOLL_REQUEST_NULL;
-  int x = 0, sum = 0;
-  ASSERT_EQ(OPTCOLL_Allreduce_init(&x, &sum, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &s), MPI_SUCCESS);
-  for (int it = 1; it <= 2; ++it) {
-    x = r * it;
-    ASSERT_EQ(OPTCOLL_Start(&s), MPI_SUCCESS);
-    EXPECT_EQ(OPTCOLL_Start(&s), MPI_ERR_REQUEST);  // active
-    EXPECT_EQ(OPTCOLL_Request_free(&s), MPI_ERR_REQUEST);
-    ASSERT_EQ(OPTCOLL_Wait(&s, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    EXPECT_NE(s, OPTCOLL_REQUEST_NULL);  // persistent: kept
-    EXPECT_EQ(sum, it * p * (p - 1) / 2);
-  }
-  ASSERT_EQ(OPTCOLL_Request_free(&s), MPI_SUCCESS);
-  EXPECT_EQ(s, OPTCOLL_REQUEST_NULL);
-
-  // Bad input at init: the blocking call's checks, as MPI error classes.
-  EXPECT_EQ(OPTCOLL_Bcast_init(v.data(), -1, MPI_INT, 0, comm, MPI_INFO_NULL, &s), MPI_ERR_COUNT);
-  EXPECT_EQ(OPTCOLL_Ireduce(v.data(), w.data(), 1, MPI_INT, MPI_SUM, p, comm, &s), MPI_ERR_ROOT);
-  EXPECT_EQ(s, OPTCOLL_REQUEST_NULL);
-}
-
 }  // namespace
 }  // namespace optcoll::test

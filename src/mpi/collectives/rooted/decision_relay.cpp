@@ -12,13 +12,10 @@
 // only if the library implements it as a tree and progresses it there;
 // SimGrid's SMPI, for one, posts p - 1 sends at the root
 // (docs/decisions/gatherv-scatterv-linear-or-tree.md).
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 
 #include "mpi/collectives/rooted/rooted.hpp"
-#include "mpi/requests/request.hpp"
 
 namespace optcoll::mpi {
 
@@ -67,27 +64,17 @@ void Relay::wait_relaying(std::span<MPI_Request> requests) {
   all[requests.size()] = recv_;
   int left = 0;
   for (const MPI_Request r : requests) left += r != MPI_REQUEST_NULL ? 1 : 0;
-  const bool block = e_.wait == WaitMode::block && !other_requests_running();
-  for (int polls = 0; left > 0;) {
-    int index = MPI_UNDEFINED, flag = 0;
-    if (block) {
-      check(PMPI_Waitany(n + 1, all.data(), &index, MPI_STATUS_IGNORE), "MPI_Waitany");
-      flag = 1;
-    } else {
-      if (other_requests_running()) progress_requests();
-      check(PMPI_Testany(n + 1, all.data(), &index, &flag, MPI_STATUS_IGNORE), "MPI_Testany");
+  std::array<int, kMaxWaited + 1> done{};
+  while (left > 0) {
+    bool arrived = false;
+    const int k = wait_some({all.data(), requests.size() + 1}, done.data(), e_.wait, e_.spin);
+    for (int i = 0; i < k; ++i) {
+      if (done[static_cast<std::size_t>(i)] == n)
+        arrived = true;
+      else
+        --left;
     }
-    if (flag == 0 || index == MPI_UNDEFINED) {
-      if (e_.wait == WaitMode::poll && ++polls > e_.spin) {
-        const timespec nap{0, 0};  // as wait_all(): lets the ranks we wait for run
-        nanosleep(&nap, nullptr);
-      }
-      continue;
-    }
-    if (index < n) {
-      --left;
-      continue;
-    }
+    if (!arrived) continue;
     recv_ = MPI_REQUEST_NULL;  // arrived: forward it, then wait for the rest alone
     forward();
     std::copy(all.begin(), all.begin() + n, requests.begin());

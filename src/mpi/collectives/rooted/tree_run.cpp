@@ -287,9 +287,4 @@ std::string tree_algorithm(CommState& s, plan::Collective op, const std::string&
   return {};
 }
 
-void release_call_buffers(CommState& s) noexcept {
-  s.scratch.trim(kKeepCallBuffers);
-  if (s.work.capacity() > kKeepCallBuffers) s.work.release();
-}
-
 }  // namespace optcoll::mpi

@@ -133,8 +133,3 @@ inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, t
 std::string tree_algorithm(CommState& s, plan::Collective op, const std::string& requested, const char* valid);
 
 }  // namespace optcoll::mpi
-
-namespace optcoll::mpi {
-// After a call: large scratch and work buffers are released (see run_plan).
-void release_call_buffers(CommState& s) noexcept;
-}  // namespace optcoll::mpi
