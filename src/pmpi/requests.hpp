@@ -89,8 +89,13 @@ inline int wait_native(MPI_Request& r, MPI_Status* status) {
 // (CommState::made_requests: the same at every rank of comm between two of
 // its collectives).
 inline bool made_requests(MPI_Comm comm) noexcept {
-  const mpi::CommState* s = shapes::cached_state(comm);
-  return s != nullptr && s->made_requests;
+  if (comm == MPI_COMM_NULL) return false;
+  try {
+    const mpi::CommState* s = mpi::find_comm_state(comm);
+    return s != nullptr && s->made_requests;
+  } catch (...) {
+    return false;  // an invalid communicator: the native call reports it
+  }
 }
 
 // The native path of a blocking collective (Blocking, PMPI_<Op>; Nonblocking,

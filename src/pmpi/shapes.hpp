@@ -38,17 +38,6 @@
 
 namespace optcoll::pmpi::shapes {
 
-// The MPI layer's state of comm if it has one (never throws: an invalid
-// communicator has none, and the checks below report it).
-inline const mpi::CommState* cached_state(MPI_Comm comm) noexcept {
-  if (comm == MPI_COMM_NULL) return nullptr;
-  try {
-    return mpi::find_comm_state(comm);
-  } catch (...) {
-    return nullptr;
-  }
-}
-
 // What every call checks first.
 struct Gate {
   bool active = false;        // route at all (else straight to PMPI_*, uncounted)
@@ -59,22 +48,10 @@ struct Gate {
   explicit Gate(MPI_Comm comm) noexcept {
     active = pmpi::active();
     if (!active) return;
-    // A communicator optcoll has used (an intracommunicator) has its size
-    // and rank cached: three MPI queries fewer per call.
-    if (const mpi::CommState* s = cached_state(comm)) {
-      size = s->size;
-      rank = s->rank;
-      return;
-    }
-    int inter = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) {
-      bad = "invalid communicator";
-    } else if (inter != 0) {
-      bad = "intercommunicator";
-    } else {
-      PMPI_Comm_size(comm, &size);
-      PMPI_Comm_rank(comm, &rank);
-    }
+    const mpi::CommLookup l = mpi::look_up(comm);
+    bad = l.bad;
+    size = l.size;
+    rank = l.rank;
   }
   // A reduction of count elements of type with op as every rank knows it
   // (`bad` set when the arguments are invalid, or when optcoll does not

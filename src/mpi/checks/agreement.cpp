@@ -60,14 +60,10 @@ std::int64_t agreements_run() noexcept {
 
 Agreement::Agreement(MPI_Comm comm, plan::Collective op) : comm_(comm), op_(op) {
   if (!select::check_enabled() || comm == MPI_COMM_NULL) return;
-  if (const CommState* s = find_comm_state(comm)) {
-    size_ = s->size;
-    rank_ = s->rank;
-  } else {
-    int inter = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter != 0) return;
-    if (PMPI_Comm_size(comm, &size_) != MPI_SUCCESS || PMPI_Comm_rank(comm, &rank_) != MPI_SUCCESS) return;
-  }
+  const CommLookup l = look_up(comm);
+  if (l.bad != nullptr) return;
+  size_ = l.size;
+  rank_ = l.rank;
   active_ = true;
   chain(kKind, 1, static_cast<std::uint64_t>(op) + 1);
 }

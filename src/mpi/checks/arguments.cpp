@@ -86,19 +86,11 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
 CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
   progress_requests();  // every call's first step: running requests advance (request.hpp)
   CallInfo c;
-  if (comm == MPI_COMM_NULL) throw MpiError(MPI_ERR_COMM, "optcoll: MPI_COMM_NULL");
-  c.state = find_comm_state(comm);
-  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
-    c.size = c.state->size;
-    c.rank = c.state->rank;
-  } else {
-    int inter = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-      throw MpiError(MPI_ERR_COMM, "optcoll: invalid communicator");
-    if (inter != 0) throw MpiError(MPI_ERR_COMM, "optcoll: intercommunicators are not supported");
-    check(PMPI_Comm_size(comm, &c.size), "MPI_Comm_size");
-    check(PMPI_Comm_rank(comm, &c.rank), "MPI_Comm_rank");
-  }
+  const CommLookup l = look_up(comm);
+  if (l.bad != nullptr) throw MpiError(MPI_ERR_COMM, std::string("optcoll: ") + l.bad);
+  c.size = l.size;
+  c.rank = l.rank;
+  c.state = l.state;
   if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
   check_type(count, type, c);
   if (root < 0 || root >= c.size)

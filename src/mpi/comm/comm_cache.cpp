@@ -159,8 +159,36 @@ CommState* find_comm_state(MPI_Comm comm) {
   return t_last.state;
 }
 
+CommLookup look_up(MPI_Comm comm) noexcept {
+  CommLookup c;
+  if (comm == MPI_COMM_NULL) {
+    c.bad = "invalid communicator";
+    return c;
+  }
+  try {
+    c.state = find_comm_state(comm);
+  } catch (...) {
+    c.bad = "invalid communicator";
+    return c;
+  }
+  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
+    c.size = c.state->size;
+    c.rank = c.state->rank;
+    return c;
+  }
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+    c.bad = "invalid communicator";
+  else if (inter != 0)
+    c.bad = "intercommunicator";
+  else if (PMPI_Comm_size(comm, &c.size) != MPI_SUCCESS || PMPI_Comm_rank(comm, &c.rank) != MPI_SUCCESS)
+    c.bad = "invalid communicator";
+  return c;
+}
+
 CommState& comm_state(MPI_Comm comm) {
-  progress_requests();  // every optcoll call comes here first
+  // (Running requests have advanced in check_call(), which every call
+  // makes first.)
   if (CommState* s = find_comm_state(comm)) return *s;
   auto owner = std::make_unique<Owner>(build_state(comm));
   check(PMPI_Comm_set_attr(comm, g_state_key, owner.get()), "MPI_Comm_set_attr");

@@ -185,6 +185,20 @@ CommState& comm_state(MPI_Comm comm);
 // The cached state, or nullptr if none was built yet. Local.
 CommState* find_comm_state(MPI_Comm comm);
 
+// What a call needs to know of its communicator: its size and rank, from
+// its optcoll state where it has one (one cached lookup), else from MPI;
+// `bad` says why optcoll cannot run on it (MPI_COMM_NULL or an invalid
+// handle, an intercommunicator). The one lookup of every entry: the
+// drop-in's Gate, check_call() and the argument agreement. Local; never
+// throws.
+struct CommLookup {
+  int size = 1;
+  int rank = 0;
+  CommState* state = nullptr;
+  const char* bad = nullptr;
+};
+CommLookup look_up(MPI_Comm comm) noexcept;
+
 // Measures s's round costs (collective over s.comm).
 Calibration calibrate(const CommState& s);
 
