@@ -61,19 +61,18 @@ struct Gate {
     c.elem_size = std::max<std::int64_t>(payload(1, type), 1);
     c.count = count;
     if (bad == nullptr && count < 0) bad = "invalid count";
-    int commutative = 1;
-    if (bad == nullptr && (op == MPI_OP_NULL || PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS))
-      bad = "invalid MPI_Op";
-    c.commutative = commutative != 0;
-    reduction_supported(count, type, op);
-    c.exact = bad == nullptr && mpi::exact_reduction(op, type);
+    if (bad == nullptr && op == MPI_OP_NULL) bad = "invalid MPI_Op";
+    const mpi::Reduction r = mpi::reduction_of(count, type, op);
+    if (bad == nullptr) bad = r.unsupported;
+    c.commutative = r.commutative;
+    c.exact = bad == nullptr && r.exact;
     return c;
   }
   // A reduction's datatype and operator on buffers of count elements:
-  // optcoll takes them (mpi::unsupported_reduction), else `bad`. The same at
-  // every rank: MPI requires the same count, datatype and op everywhere.
+  // optcoll takes them (mpi::reduction_of), else `bad`. The same at every
+  // rank: MPI requires the same count, datatype and op everywhere.
   void reduction_supported(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
-    if (bad == nullptr) bad = mpi::unsupported_reduction(count, type, op);
+    if (bad == nullptr) bad = mpi::reduction_of(count, type, op).unsupported;
   }
   void check_root(int root) noexcept {
     if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";

@@ -121,18 +121,22 @@ const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept
   return nullptr;
 }
 
-const char* unsupported_reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+Reduction reduction_of(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
+  Reduction r;
   try {
     CallInfo c;
     check_type(count, type, c);
     check_op(op, c);
+    const select::Call call = reduction_call(plan::Collective::allreduce, c, count, op);
+    r.commutative = call.commutative;
+    r.exact = call.exact;
   } catch (const MpiError& e) {
-    return e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
-                                       : "a datatype optcoll does not take";
+    r.unsupported = e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
+                                                : "a datatype optcoll does not take";
   } catch (...) {
-    return "a datatype optcoll does not take";
+    r.unsupported = "a datatype optcoll does not take";
   }
-  return nullptr;
+  return r;
 }
 
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what) {

@@ -148,17 +148,6 @@ bool exact_op(MPI_Op op, const CallInfo& c) {
   return false;
 }
 
-bool exact_reduction(MPI_Op op, MPI_Datatype type) {
-  int ints = 0, addresses = 0, types = 0, combiner = 0;
-  if (type == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner) != MPI_SUCCESS)
-    return false;
-  CallInfo c;
-  c.type.type = type;
-  c.named_type = combiner == MPI_COMBINER_NAMED;
-  if (c.named_type) c.type_groups = type_groups(type);
-  return exact_op(op, c);
-}
-
 void check_op(MPI_Op op, const CallInfo& c) {
   if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
   if (op == MPI_REPLACE || op == MPI_NO_OP)

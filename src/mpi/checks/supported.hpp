@@ -14,9 +14,17 @@ namespace optcoll::mpi {
 // x extent beyond 64 bits. Local.
 const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept;
 
-// The same for a reduction of count elements with op: also a predefined
-// operator on a derived datatype or on a datatype outside its groups, and
-// MPI_REPLACE / MPI_NO_OP (operators.cpp). Local.
-const char* unsupported_reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept;
+// A reduction of count elements of type with op as the drop-in routes it,
+// from one pass over the datatype's cached description: why the OPTCOLL_*
+// calls do not take it (nullptr: they do; besides unsupported_datatype(), a
+// predefined operator on a derived datatype or on a datatype outside its
+// groups, MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP), and whether op commutes
+// and is exact on type (plan::PlanSpec). Local.
+struct Reduction {
+  const char* unsupported = nullptr;
+  bool commutative = true;
+  bool exact = false;
+};
+Reduction reduction_of(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept;
 
 }  // namespace optcoll::mpi

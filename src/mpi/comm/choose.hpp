@@ -55,10 +55,6 @@ select::LogpRule logp_rule(const CommState& s) noexcept;
 // first time on s.
 Choice choose(CommState& s, const select::Call& call, const Options& options, bool with_prices = false);
 
-// Whether op on type is exact (plan::PlanSpec::exact; operators.cpp):
-// a predefined operator on predefined integer, logical or byte data. Local.
-bool exact_reduction(MPI_Op op, MPI_Datatype type);
-
 // s as select's machine: block_model(s), logp_model(s) and
 // two_level_model(s), asked lazily.
 class CommMachine final : public select::Machine {

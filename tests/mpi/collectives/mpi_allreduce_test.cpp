@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/checks/supported.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi_test_util.hpp"
 #include "optcoll/optcoll.h"
@@ -134,7 +135,7 @@ TEST(MpiAllreduce, ExactReductionsAreTheIntegerOnes) {
     char name[MPI_MAX_OBJECT_NAME] = {};
     int len = 0;
     MPI_Type_get_name(c.type, name, &len);
-    EXPECT_EQ(mpi::exact_reduction(c.op, c.type), c.exact) << name;
+    EXPECT_EQ(mpi::reduction_of(1, c.type, c.op).exact, c.exact) << name;
   }
   MPI_Type_free(&pair_of_ints);
   MPI_Op_free(&user);
