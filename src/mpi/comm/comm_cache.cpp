@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -19,6 +20,7 @@ std::mutex g_mutex;
 std::atomic<bool> g_keys{false};       // keyvals created (and not yet freed by MPI_Finalize)
 int g_state_key = MPI_KEYVAL_INVALID;  // on user communicators: CommState*
 int g_self_key = MPI_KEYVAL_INVALID;   // on MPI_COMM_SELF: the finalize hook
+int g_seen_key = MPI_KEYVAL_INVALID;   // on communicators without state: look_up()'s answer (seen_value)
 MPI_Comm g_self = MPI_COMM_NULL;
 std::atomic<std::int64_t> g_live{0};
 // Bumped before any CommState is deleted: a thread's last lookup
@@ -54,6 +56,7 @@ int finalize_hook(MPI_Comm, int, void*, void*) {
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, g_state_key, &value, &found) == MPI_SUCCESS && found != 0)
       PMPI_Comm_delete_attr(MPI_COMM_WORLD, g_state_key);
     PMPI_Comm_free_keyval(&g_state_key);
+    PMPI_Comm_free_keyval(&g_seen_key);
   }
   g_keys.store(false);
   if (g_self != MPI_COMM_NULL) PMPI_Comm_free(&g_self);
@@ -64,6 +67,8 @@ int finalize_hook(MPI_Comm, int, void*, void*) {
 void init_keys() {
   if (g_state_key != MPI_KEYVAL_INVALID) return;
   check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &g_state_key, nullptr), "MPI_Comm_create_keyval");
+  check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &g_seen_key, nullptr),
+        "MPI_Comm_create_keyval");
   check(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_hook, &g_self_key, nullptr), "MPI_Comm_create_keyval");
   check(PMPI_Comm_set_attr(MPI_COMM_SELF, g_self_key, nullptr), "MPI_Comm_set_attr");
   // The hook stays attached (MPI frees a keyval once no attribute uses it).
@@ -159,7 +164,20 @@ CommState* find_comm_state(MPI_Comm comm) {
   return t_last.state;
 }
 
+namespace {
+// look_up()'s answer for a communicator without state, kept in the
+// attribute's value itself (no allocation, nothing to free): size and rank
+// (31 bits each) and whether it is an intercommunicator. 0: none kept.
+constexpr std::uintptr_t kSeen = 1;
+constexpr std::uintptr_t kInter = 2;
+void* seen_value(int size, int rank, bool inter) noexcept {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(size) << 33 | static_cast<std::uintptr_t>(rank) << 2 |
+                                 (inter ? kInter : 0) | kSeen);
+}
+}  // namespace
+
 CommLookup look_up(MPI_Comm comm) noexcept {
+  static_assert(sizeof(std::uintptr_t) >= 8, "look_up keeps size and rank in a pointer");
   CommLookup c;
   if (comm == MPI_COMM_NULL) {
     c.bad = "invalid communicator";
@@ -167,22 +185,35 @@ CommLookup look_up(MPI_Comm comm) noexcept {
   }
   try {
     c.state = find_comm_state(comm);
+    if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
+      c.size = c.state->size;
+      c.rank = c.state->rank;
+      return c;
+    }
+    // One that optcoll has seen and not used (an intercommunicator, or a
+    // call routed to MPI): what MPI said the first time.
+    void* value = nullptr;
+    int found = 0;
+    check(PMPI_Comm_get_attr(comm, g_seen_key, &value, &found), "MPI_Comm_get_attr");
+    if (found != 0) {
+      const auto v = reinterpret_cast<std::uintptr_t>(value);
+      c.size = static_cast<int>(v >> 33);
+      c.rank = static_cast<int>((v >> 2) & 0x7fffffff);
+      if ((v & kInter) != 0) c.bad = "intercommunicator";
+      return c;
+    }
   } catch (...) {
     c.bad = "invalid communicator";
     return c;
   }
-  if (c.state != nullptr) {  // a communicator optcoll has used: an intracommunicator
-    c.size = c.state->size;
-    c.rank = c.state->rank;
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+      (inter == 0 && (PMPI_Comm_size(comm, &c.size) != MPI_SUCCESS || PMPI_Comm_rank(comm, &c.rank) != MPI_SUCCESS))) {
+    c.bad = "invalid communicator";
     return c;
   }
-  int inter = 0;
-  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-    c.bad = "invalid communicator";
-  else if (inter != 0)
-    c.bad = "intercommunicator";
-  else if (PMPI_Comm_size(comm, &c.size) != MPI_SUCCESS || PMPI_Comm_rank(comm, &c.rank) != MPI_SUCCESS)
-    c.bad = "invalid communicator";
+  if (inter != 0) c.bad = "intercommunicator";
+  PMPI_Comm_set_attr(comm, g_seen_key, seen_value(c.size, c.rank, inter != 0));  // (a failure: asked again next time)
   return c;
 }
 

@@ -186,11 +186,12 @@ CommState& comm_state(MPI_Comm comm);
 CommState* find_comm_state(MPI_Comm comm);
 
 // What a call needs to know of its communicator: its size and rank, from
-// its optcoll state where it has one (one cached lookup), else from MPI;
-// `bad` says why optcoll cannot run on it (MPI_COMM_NULL or an invalid
-// handle, an intercommunicator). The one lookup of every entry: the
-// drop-in's Gate, check_call() and the argument agreement. Local; never
-// throws.
+// its optcoll state where it has one (one cached lookup), else from MPI
+// once per communicator (kept on it as an attribute); `bad` says why
+// optcoll cannot run on it (MPI_COMM_NULL or an invalid handle, an
+// intercommunicator: decided at its first call). The one lookup of every
+// entry: the drop-in's Gate, check_call() and the argument agreement.
+// Local; never throws.
 struct CommLookup {
   int size = 1;
   int rank = 0;

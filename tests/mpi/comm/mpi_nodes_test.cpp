@@ -183,5 +183,57 @@ TEST(MpiNodes, TwoLevelCalibration) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(mine[i], root[i]) << i;
 }
 
+// A call's communicator as every entry sees it (mpi::look_up): size and rank
+// against MPI's, an intercommunicator refused at every call (its answer is
+// kept on it after the first), a freed communicator's handle reused by one
+// of another size answered afresh, and a communicator that gets optcoll's
+// state answered from it.
+TEST(MpiCommLookup, AnswersOncePerCommunicatorAndAfresh) {
+  const int p = world_size();
+  const int r = world_rank();
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, r % 2, r, &half);
+  int half_size = 0, half_rank = 0;
+  MPI_Comm_size(half, &half_size);
+  MPI_Comm_rank(half, &half_rank);
+  for (int call = 0; call < 3; ++call) {
+    const mpi::CommLookup l = mpi::look_up(half);
+    EXPECT_EQ(l.bad, nullptr);
+    EXPECT_EQ(l.size, half_size);
+    EXPECT_EQ(l.rank, half_rank);
+  }
+  if (p >= 2) {
+    MPI_Comm inter = MPI_COMM_NULL;
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, r % 2 == 0 ? 1 : 0, 78, &inter);
+    for (int call = 0; call < 3; ++call) {
+      const mpi::CommLookup l = mpi::look_up(inter);
+      ASSERT_NE(l.bad, nullptr);
+      EXPECT_STREQ(l.bad, "intercommunicator");
+    }
+    MPI_Comm_free(&inter);
+  }
+  MPI_Comm_free(&half);
+  // The handle may come back for this one: its own size, not half's.
+  MPI_Comm all = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &all);
+  mpi::CommLookup l = mpi::look_up(all);
+  EXPECT_EQ(l.bad, nullptr);
+  EXPECT_EQ(l.size, p);
+  EXPECT_EQ(l.rank, r);
+  EXPECT_EQ(l.state, nullptr);
+  std::vector<int> v(4, r), sum(4, 0);
+  optcoll::allreduce(v.data(), sum.data(), 4, MPI_INT, MPI_SUM, all);  // builds optcoll's state (p > 1)
+  EXPECT_EQ(sum[0], p * (p - 1) / 2);
+  l = mpi::look_up(all);
+  EXPECT_EQ(l.size, p);
+  EXPECT_EQ(l.rank, r);
+  EXPECT_EQ(l.state, mpi::find_comm_state(all));
+  if (p > 1) {
+    EXPECT_NE(l.state, nullptr);
+  }
+  EXPECT_EQ(mpi::look_up(MPI_COMM_NULL).bad, std::string("invalid communicator"));
+  MPI_Comm_free(&all);
+}
+
 }  // namespace
 }  // namespace optcoll::test
