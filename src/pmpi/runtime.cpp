@@ -290,10 +290,9 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups) {
   Path path = Path::native;
   std::string why;  // built only for the trace (verbose 2): building it costs more than the routing
   const bool tracing = g_config.settings.verbose >= 2;
-  const plan::Shape shape = select::shape_of(call);
   if (mode == Mode::native) {
     if (tracing) why = mpi::env_name(c) + "=native";
-  } else if (shape.m == 0 || call.p == 1) {
+  } else if (call.p == 1 || select::shape_of(call).m == 0) {
     why = "nothing to move";
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;
