@@ -91,37 +91,30 @@ void stopped(Entry* e) {
   g_running_count.store(g_running.size(), std::memory_order_release);
 }
 
-// The request call being run (its shape's Optcoll and Native find their
-// request argument and info here).
+// The request call being run: the request argument and info its shape's
+// calls (shapes::Calls) complete, and the Staging its request keeps.
 struct Pending {
   MPI_Request* request = nullptr;
   MPI_Info info = MPI_INFO_NULL;
   bool persistent = false;
   std::unique_ptr<Staging> staging;
 };
-thread_local Pending* t_pending = nullptr;
-
+// Runs a request call's shape: shape(pending).
 template <class Shape>
 int run_request(bool persistent, MPI_Request* request, MPI_Info info, Shape&& shape) {
   Pending p{request, info, persistent,
             std::make_unique<Staging>(persistent ? Staging::Mode::persistent : Staging::Mode::nonblocking)};
-  t_pending = &p;
-  shapes::t_request_staging = p.staging.get();
-  const int rc = shape();
-  t_pending = nullptr;
-  shapes::t_request_staging = nullptr;
-  return rc;
+  return shape(p);
 }
 
-// The shape's Optcoll for a request call: make(&h) makes optcoll's request
-// (raising its own errors); its carrier becomes *request.
+// The shape's k.optcoll for the request call pd: make(&h) makes optcoll's
+// request (raising its own errors); its carrier becomes *pd.request.
 template <class Make, class... A>
-int carry(Make&& make, A... a) {
+int carry(Pending& pd, Make&& make, A... a) {
   const MPI_Comm comm = shapes::comm_of(a...);
   OPTCOLL_Request h = OPTCOLL_REQUEST_NULL;
   if (const int rc = make(&h); rc != MPI_SUCCESS) return rc;
   const std::unique_ptr<OPTCOLL_Request_s> handle(h);
-  Pending& pd = *t_pending;
   return shapes::guarded(comm, [&] {
     if (pd.request == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: NULL request");
     auto e = std::make_unique<Entry>();
@@ -177,8 +170,8 @@ void finalize_hook() {
 }  // namespace optcoll::ompi
 
 using optcoll::ompi::Inside;
+using optcoll::ompi::Pending;
 using optcoll::ompi::t_inside;
-using optcoll::ompi::t_pending;
 namespace oo = optcoll::ompi;
 namespace shapes = optcoll::pmpi::shapes;
 using optcoll::pmpi::Op;
@@ -258,19 +251,22 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
     if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape)) return optcoll_ompi_native_##Name OPTCOLL_ARGS(shape);       \
     const Inside inside;                                                                                              \
     oo::finalize_hook();                                                                                              \
-    return shapes::shape<Op::Name, &OPTCOLL_PMPI_API(Name), &optcoll_ompi_native_##Name> OPTCOLL_ARGS(shape);         \
+    return shapes::shape<Op::Name>(shapes::Calls{&OPTCOLL_PMPI_API(Name), &optcoll_ompi_native_##Name},               \
+                                   OPTCOLL_PLAIN_ARGS(shape));                                                        \
   }                                                                                                                   \
   extern "C" int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
     if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape))                                                              \
       return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_ARGS(shape));        \
     const Inside inside;                                                                                              \
     oo::finalize_hook();                                                                                              \
-    constexpr auto optcoll = [](auto... a) {                                                                          \
-      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(a..., h); }, a...);                \
-    };                                                                                                                \
-    constexpr auto native = [](auto... a) { return optcoll_ompi_native_I##field(a..., t_pending->request); };         \
-    return oo::run_request(false, request, MPI_INFO_NULL,                                                             \
-                           [&] { return shapes::shape<Op::I##field, optcoll, native> OPTCOLL_ARGS(shape); });         \
+    return oo::run_request(false, request, MPI_INFO_NULL, [&](Pending& p) {                                           \
+      const auto optcoll = [&p](auto... a) {                                                                          \
+        return oo::carry(                                                                                             \
+            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(a..., h); }, a...);                        \
+      };                                                                                                              \
+      const auto native = [&p](auto... a) { return optcoll_ompi_native_I##field(a..., p.request); };                  \
+      return shapes::shape<Op::I##field>(shapes::Calls{optcoll, native, p.staging.get()}, OPTCOLL_PLAIN_ARGS(shape)); \
+    });                                                                                                               \
   }                                                                                                                   \
   extern "C" int optcoll_ompi_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_INFO_REQUEST,                       \
                                                                 OPTCOLL_PARAMS(shape, c_int)) {                       \
@@ -279,15 +275,15 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
                                                                    OPTCOLL_ARGS(shape));                              \
     const Inside inside;                                                                                              \
     oo::finalize_hook();                                                                                              \
-    constexpr auto optcoll = [](auto... a) {                                                                          \
-      return oo::carry([&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(a..., t_pending->info, h); },   \
-                       a...);                                                                                         \
-    };                                                                                                                \
-    constexpr auto native = [](auto... a) {                                                                           \
-      return optcoll_ompi_native_##Name##_init(a..., t_pending->info, t_pending->request);                            \
-    };                                                                                                                \
-    return oo::run_request(true, request, info,                                                                       \
-                           [&] { return shapes::shape<Op::Name##_init, optcoll, native> OPTCOLL_ARGS(shape); });      \
+    return oo::run_request(true, request, info, [&](Pending& p) {                                                     \
+      const auto optcoll = [&p](auto... a) {                                                                          \
+        return oo::carry(                                                                                             \
+            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(a..., p.info, h); }, a...);             \
+      };                                                                                                              \
+      const auto native = [&p](auto... a) { return optcoll_ompi_native_##Name##_init(a..., p.info, p.request); };     \
+      return shapes::shape<Op::Name##_init>(shapes::Calls{optcoll, native, p.staging.get()},                          \
+                                            OPTCOLL_PLAIN_ARGS(shape));                                               \
+    });                                                                                                               \
   }
 #include "mpi/api/collectives.def"
 #undef OPTCOLL_COLLECTIVE

@@ -39,10 +39,11 @@ extern "C" int MPI_Op_free(MPI_Op* op) {
 
 // The native path: MPI's own call, or its nonblocking form on a
 // communicator with optcoll requests (requests::native_blocking).
-#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                                                \
-  extern "C" int MPI_##Name OPTCOLL_PARAMS(shape, c_int) {                                                             \
-    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>;                     \
-    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name, &OPTCOLL_PMPI_API(Name), native> OPTCOLL_ARGS(shape); \
+#define OPTCOLL_PMPI_OP(Name, IName, collective, shape)                                            \
+  extern "C" int MPI_##Name OPTCOLL_PARAMS(shape, c_int) {                                         \
+    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name, &PMPI_##IName>; \
+    return optcoll::pmpi::shapes::shape<optcoll::pmpi::Op::Name>(                                  \
+        optcoll::pmpi::shapes::Calls{&OPTCOLL_PMPI_API(Name), native}, OPTCOLL_PLAIN_ARGS(shape)); \
   }
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OPTCOLL_PMPI_OP(Name, I##name, collective, shape)
 #include "mpi/api/collectives.def"

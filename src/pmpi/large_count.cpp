@@ -17,10 +17,10 @@
 using optcoll::pmpi::Op;
 namespace shapes = optcoll::pmpi::shapes;
 
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                              \
-  extern "C" int MPI_##Name##_c OPTCOLL_PARAMS(shape, c_large) {                                           \
-    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name##_c, &PMPI_##IName##_c>; \
-    return shapes::shape<Op::Name##_c, &OPTCOLL_PMPI_API(Name), native> OPTCOLL_ARGS(shape);               \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                      \
+  extern "C" int MPI_##Name##_c OPTCOLL_PARAMS(shape, c_large) {                                                   \
+    constexpr auto native = optcoll::pmpi::requests::native_blocking<&PMPI_##Name##_c, &PMPI_##IName##_c>;         \
+    return shapes::shape<Op::Name##_c>(shapes::Calls{&OPTCOLL_PMPI_API(Name), native}, OPTCOLL_PLAIN_ARGS(shape)); \
   }
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OPTCOLL_PMPI_LARGE_OP(Name, I##name, collective, shape)
 #include "mpi/api/collectives.def"

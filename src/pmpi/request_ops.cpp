@@ -26,20 +26,22 @@ namespace rq = optcoll::pmpi::requests;
 #define OPTCOLL_PMPI_WITH_REQUEST(...) (__VA_ARGS__, MPI_Request * request)
 #define OPTCOLL_PMPI_WITH_INFO_REQUEST(...) (__VA_ARGS__, MPI_Info info, MPI_Request * request)
 
-// The nonblocking call Name of shape: the callables its shape gets (as
-// `optcoll` and `native` in the caller's scope); Pmpi: MPI's own call
+// The calls (shapes::Calls) the shape of the nonblocking call Name gets,
+// for the pending call `p` in the caller's scope; Pmpi: MPI's own call
 // (PMPI_<Name>, or its large-count binding).
-#define OPTCOLL_PMPI_I_CALLABLES(Name, Pmpi)                                                                  \
-  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                                   \
-    return rq::carry(rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., h); }); \
-  };                                                                                                          \
-  [[maybe_unused]] constexpr auto native = [](auto... a) { return Pmpi(a..., rq::t_pending->request); };
+#define OPTCOLL_PMPI_I_CALLS(Name, Pmpi)                                                                           \
+  shapes::Calls {                                                                                                  \
+    [&p](auto... a) {                                                                                              \
+      return rq::carry(p, rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., h); }); \
+    },                                                                                                             \
+        [&p](auto... a) { return Pmpi(a..., p.request); }, p.staging.get()                                         \
+  }
 
 #define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                                \
   extern "C" int MPI_##Name OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
-    OPTCOLL_PMPI_I_CALLABLES(Name, PMPI_##Name)                                                            \
-    return rq::run(false, request, MPI_INFO_NULL,                                                          \
-                   [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_ARGS(shape); });          \
+    return rq::run(false, request, MPI_INFO_NULL, [&](rq::Pending& p) {                                    \
+      return shapes::shape<Op::Name>(OPTCOLL_PMPI_I_CALLS(Name, PMPI_##Name), OPTCOLL_PLAIN_ARGS(shape));  \
+    });                                                                                                    \
   }
 
 // The persistent collectives: MPI-4's names, or Open MPI 4.1's MPIX_ ones.
@@ -52,20 +54,22 @@ namespace rq = optcoll::pmpi::requests;
 #endif
 
 #ifdef OPTCOLL_PERSISTENT
-#define OPTCOLL_PMPI_INIT_CALLABLES(Name, Pmpi)                                                                 \
-  [[maybe_unused]] constexpr auto optcoll = [](auto... a) {                                                     \
-    return rq::carry(rq::comm_of(a...),                                                                         \
-                     [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., rq::t_pending->info, h); }); \
-  };                                                                                                            \
-  [[maybe_unused]] constexpr auto native = [](auto... a) {                                                      \
-    return Pmpi(a..., rq::t_pending->info, rq::t_pending->request);                                             \
-  };
+#define OPTCOLL_PMPI_INIT_CALLS(Name, Pmpi)                                                          \
+  shapes::Calls {                                                                                    \
+    [&p](auto... a) {                                                                                \
+      return rq::carry(p, rq::comm_of(a...),                                                         \
+                       [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., p.info, h); }); \
+    },                                                                                               \
+        [&p](auto... a) { return Pmpi(a..., p.info, p.request); }, p.staging.get()                   \
+  }
 
-#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                                         \
-  extern "C" int OPTCOLL_PERSISTENT(Name)                                                                              \
-      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PARAMS(shape, c_int)) {                              \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name, OPTCOLL_PPERSISTENT(Name))                                                       \
-    return rq::run(true, request, info, [&] { return shapes::shape<Op::Name, optcoll, native> OPTCOLL_ARGS(shape); }); \
+#define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                 \
+  extern "C" int OPTCOLL_PERSISTENT(Name)                                                      \
+      OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST, OPTCOLL_PARAMS(shape, c_int)) {      \
+    return rq::run(true, request, info, [&](rq::Pending& p) {                                  \
+      return shapes::shape<Op::Name>(OPTCOLL_PMPI_INIT_CALLS(Name, OPTCOLL_PPERSISTENT(Name)), \
+                                     OPTCOLL_PLAIN_ARGS(shape));                               \
+    });                                                                                        \
   }
 #else
 #define OPTCOLL_PMPI_REQUEST_init(Name, shape)
@@ -81,17 +85,18 @@ namespace rq = optcoll::pmpi::requests;
 // The large-count request forms: the shape on the caller's
 // own arguments, MPI's _c binding as its native path.
 #if MPI_VERSION >= 4
-#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                     \
-  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_large)) { \
-    OPTCOLL_PMPI_I_CALLABLES(IName, PMPI_##IName##_c)                                                             \
-    return rq::run(false, request, MPI_INFO_NULL,                                                                 \
-                   [&] { return shapes::shape<Op::IName##_c, optcoll, native> OPTCOLL_ARGS(shape); });            \
-  }                                                                                                               \
-  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                          \
-                                                         OPTCOLL_PARAMS(shape, c_large)) {                        \
-    OPTCOLL_PMPI_INIT_CALLABLES(Name##_init, PMPI_##Name##_init_c)                                                \
-    return rq::run(true, request, info,                                                                           \
-                   [&] { return shapes::shape<Op::Name##_init_c, optcoll, native> OPTCOLL_ARGS(shape); });        \
+#define OPTCOLL_PMPI_LARGE_OP(Name, IName, collective, shape)                                                        \
+  extern "C" int MPI_##IName##_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_large)) {    \
+    return rq::run(false, request, MPI_INFO_NULL, [&](rq::Pending& p) {                                              \
+      return shapes::shape<Op::IName##_c>(OPTCOLL_PMPI_I_CALLS(IName, PMPI_##IName##_c), OPTCOLL_PLAIN_ARGS(shape)); \
+    });                                                                                                              \
+  }                                                                                                                  \
+  extern "C" int MPI_##Name##_init_c OPTCOLL_PMPI_EXPAND(OPTCOLL_PMPI_WITH_INFO_REQUEST,                             \
+                                                         OPTCOLL_PARAMS(shape, c_large)) {                           \
+    return rq::run(true, request, info, [&](rq::Pending& p) {                                                        \
+      return shapes::shape<Op::Name##_init_c>(OPTCOLL_PMPI_INIT_CALLS(Name##_init, PMPI_##Name##_init_c),            \
+                                              OPTCOLL_PLAIN_ARGS(shape));                                            \
+    });                                                                                                              \
   }
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init) OPTCOLL_PMPI_LARGE_OP(Name, I##name, collective, shape)
 #include "mpi/api/collectives.def"

@@ -176,10 +176,7 @@ struct Array {
 
 }  // namespace
 
-thread_local Pending* t_pending = nullptr;
-
-int carry_request(MPI_Comm comm, OPTCOLL_Request h) {
-  Pending& pd = *t_pending;
+int carry_request(Pending& pd, MPI_Comm comm, OPTCOLL_Request h) {
   const std::unique_ptr<OPTCOLL_Request_s> handle(h);
   return shapes::guarded(comm, [&] {
     if (pd.request == nullptr) throw MpiError(MPI_ERR_REQUEST, "optcoll: NULL request");

@@ -14,46 +14,35 @@
 
 namespace optcoll::pmpi::requests {
 
-// The nonblocking or persistent call being run: its shape's Optcoll and
-// Native (below) find their request argument here, and its shape the
-// Staging the request keeps (shapes::t_request_staging).
+// The nonblocking or persistent call being run: the request argument its
+// shape's calls (shapes::Calls) complete, its info, and the Staging its
+// request keeps (the shape's k.staging).
 struct Pending {
   MPI_Request* request = nullptr;
   MPI_Info info = MPI_INFO_NULL;
   bool persistent = false;
   std::unique_ptr<Staging> staging;
 };
-extern thread_local Pending* t_pending;
 
-// Runs a request call's shape with its Pending in place.
+// Runs a request call's shape: shape(pending).
 template <class Shape>
 int run(bool persistent, MPI_Request* request, MPI_Info info, Shape&& shape) {
   Pending pending{request, info, persistent,
                   std::make_unique<Staging>(persistent ? Staging::Mode::persistent : Staging::Mode::nonblocking)};
-  struct Scope {
-    explicit Scope(Pending& p) {
-      t_pending = &p;
-      shapes::t_request_staging = p.staging.get();
-    }
-    ~Scope() {
-      t_pending = nullptr;
-      shapes::t_request_staging = nullptr;
-    }
-  } scope(pending);
-  return shape();
+  return shape(pending);
 }
 
-// Makes *t_pending->request the carrier of h (an optcoll request just made,
-// taken over). Errors raised on comm.
-int carry_request(MPI_Comm comm, OPTCOLL_Request h);
+// Makes *p.request the carrier of h (an optcoll request just made, taken
+// over, with p's staging). Errors raised on comm.
+int carry_request(Pending& p, MPI_Comm comm, OPTCOLL_Request h);
 
-// The shape's Optcoll: make(&handle) makes the optcoll request (the C API,
-// which raises its own errors); *request becomes its carrier.
+// The shape's k.optcoll: make(&handle) makes the optcoll request (the C
+// API, which raises its own errors); *p.request becomes its carrier.
 template <class Make>
-int carry(MPI_Comm comm, Make&& make) {
+int carry(Pending& p, MPI_Comm comm, Make&& make) {
   OPTCOLL_Request h = OPTCOLL_REQUEST_NULL;
   if (const int rc = make(&h); rc != MPI_SUCCESS) return rc;
-  return carry_request(comm, h);
+  return carry_request(p, comm, h);
 }
 
 using shapes::comm_of;

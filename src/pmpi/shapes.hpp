@@ -21,6 +21,7 @@
 #include <tuple>
 
 #include "bytes.hpp"
+#include "mpi/api/api_entries.hpp"
 #include "mpi/api/c_api.hpp"
 #include "mpi/api/signatures.h"
 #include "mpi/checks/supported.hpp"
@@ -32,7 +33,7 @@
 // OPTCOLL_PMPI_API(Name): what the operation MPI_<Name> of a shape
 // (blocking, nonblocking or persistent; the int and the large-count
 // binding alike) calls in optcoll, with the arguments its shape hands
-// Optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts
+// k.optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts
 // (src/mpi/api/c_api_int64.hpp), the same for every shape.
 #define OPTCOLL_PMPI_API(Name) optcoll::mpi::wide::Name
 
@@ -105,13 +106,19 @@ MPI_Comm comm_of(A... a) {
   return std::get<sizeof...(A) - 1>(std::tuple<A...>(a...));
 }
 
-// The Staging of the call being run: a request's, which requests.cpp sets
-// while a nonblocking or persistent call runs its shape (the request keeps
-// the views, bytes.hpp), else the blocking call's own `local`.
-inline thread_local Staging* t_request_staging = nullptr;
-inline Staging& staging(Staging& local) noexcept {
-  return t_request_staging != nullptr ? *t_request_staging : local;
-}
+// What a shape (below) calls, its first argument k: k.optcoll, optcoll's
+// call with the shape's arguments on 64-bit counts (OPTCOLL_PMPI_API, or a
+// request call's maker of the request and its carrier, requests.hpp);
+// k.native, MPI's own call with the caller's arguments; k.staging, the
+// Staging a nonblocking or persistent call's request keeps (its byte
+// views, bytes.hpp), null for a blocking call, which stages in its own.
+template <class Optcoll, class Native>
+struct Calls {
+  Optcoll optcoll;
+  Native native;
+  Staging* staging = nullptr;
+  Staging& staging_or(Staging& local) const noexcept { return staging != nullptr ? *staging : local; }
+};
 
 using mpi::guarded;
 
@@ -119,19 +126,19 @@ using mpi::guarded;
 // (ByteStream), so ranks may pass different datatypes with matching
 // signatures, as MPI allows. Count: int, or MPI_Count in the large-count
 // binding (every shape alike).
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+template <Op kOp, class K, class Count>
+int bcast(const K& k, void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(bcast);
+  if (!g.active) return k.native OPTCOLL_ARGS(bcast);
   g.check_root(root);
   const std::int64_t bytes = g.payload(count, datatype);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return Native OPTCOLL_ARGS(bcast);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return k.native OPTCOLL_ARGS(bcast);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     ByteStream& data = st.stream(buffer, count, datatype, bytes);
     if (g.rank == root) st.load(data);
-    const int rc = Optcoll(data.data(), bytes, MPI_BYTE, root, comm);
+    const int rc = k.optcoll(data.data(), bytes, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS && g.rank != root) st.store(data);
     return rc;
   });
@@ -139,13 +146,14 @@ int bcast(void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm c
 
 // MPI_Reduce. MPI requires the same count and datatype at every rank, which
 // is also optcoll's contract: the arguments go through unchanged.
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int reduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+template <Op kOp, class K, class Count>
+int reduce(const K& k, const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(reduce);
+  if (!g.active) return k.native OPTCOLL_ARGS(reduce);
   g.check_root(root);
-  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_ARGS(reduce);
-  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(reduce); });
+  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(reduce);
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(reduce); });
 }
 
 }  // namespace optcoll::pmpi::shapes

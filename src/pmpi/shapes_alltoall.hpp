@@ -25,21 +25,21 @@
 
 namespace optcoll::pmpi::shapes {
 
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+template <Op kOp, class K, class Count>
+int alltoall(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
              MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(alltoall);
+  if (!g.active) return k.native OPTCOLL_ARGS(alltoall);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
   if (!in_place) g.payload(recvcount, recvtype);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return Native OPTCOLL_ARGS(alltoall);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return k.native OPTCOLL_ARGS(alltoall);
   const bool as_bytes = mpi::unsupported_datatype(recvcount, recvtype) != nullptr ||
                         (!in_place && mpi::unsupported_datatype(sendcount, sendtype) != nullptr);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
-    if (!as_bytes) return Optcoll OPTCOLL_ARGS(alltoall);
+    Staging& st = k.staging_or(local);
+    if (!as_bytes) return k.optcoll OPTCOLL_ARGS(alltoall);
     const auto p = static_cast<std::size_t>(g.size);
     std::vector<std::int64_t> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
     for (std::size_t j = 0; j < p; ++j) {
@@ -51,12 +51,12 @@ int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* 
     int rc_code = MPI_SUCCESS;
     if (in_place) {
       for (std::size_t j = 0; j < p; ++j) st.load(recv, j);
-      rc_code = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      rc_code = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     } else {
       SegmentedBytes& send = st.segmented(sendbuf, sc.data(), sd.data(), p, sendtype);
       const std::int64_t send_bytes = send.total() / g.size;
       for (std::size_t j = 0; j < p; ++j) st.load(send, j);
-      rc_code = Optcoll(send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      rc_code = k.optcoll(send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     }
     if (rc_code == MPI_SUCCESS) st.store(recv);
     return rc_code;
@@ -65,11 +65,11 @@ int alltoall(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* 
 
 // Count: int, or MPI_Count in the large-count binding; Displ: int or
 // MPI_Aint. optcoll gets the arrays as 64-bit ones (counts.hpp, src/mpi/api/c_api_int64.hpp).
-template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
-int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
+template <Op kOp, class K, class Count, class Displ>
+int alltoallv(const K& k, const void* sendbuf, const Count sendcounts[], const Displ sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const Count recvcounts[], const Displ rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(alltoallv);
+  if (!g.active) return k.native OPTCOLL_ARGS(alltoallv);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   g.payload(1, recvtype);
   if (!in_place) g.payload(1, sendtype);
@@ -85,15 +85,15 @@ int alltoallv(const void* sendbuf, const Count sendcounts[], const Displ sdispls
   // (A `bad` seen at one rank only makes it alone take PMPI_*, but under
   // `auto` at an agreeing call: an erroneous call, which the native call
   // reports.)
-  if (!g.optcoll_v(kOp, comm, own)) return Native OPTCOLL_ARGS(alltoallv);
+  if (!g.optcoll_v(kOp, comm, own)) return k.native OPTCOLL_ARGS(alltoallv);
   return guarded(comm, [&] {
     const auto p = static_cast<std::size_t>(g.size);
     // (MPI_IN_PLACE: the send arrays are ignored, and may be NULL.)
     const std::vector<std::int64_t> sc = widen(in_place ? nullptr : CountArray(sendcounts), p);
     const std::vector<std::int64_t> sd = widen(in_place ? nullptr : CountArray(sdispls), p);
     const std::vector<std::int64_t> rc = widen(recvcounts, p), rd = widen(rdispls, p);
-    return Optcoll(sendbuf, mpi::wide::Counts(sc), mpi::wide::Counts(sd), sendtype, recvbuf, mpi::wide::Counts(rc),
-                   mpi::wide::Counts(rd), recvtype, comm);
+    return k.optcoll(sendbuf, mpi::wide::Counts(sc), mpi::wide::Counts(sd), sendtype, recvbuf, mpi::wide::Counts(rc),
+                     mpi::wide::Counts(rd), recvtype, comm);
   });
 }
 

@@ -32,28 +32,28 @@ inline std::int64_t regular_total(const Gate& g, std::int64_t per_rank) {
   return g.bad != nullptr ? -1 : per_rank * g.size;
 }
 
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int allgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+template <Op kOp, class K, class Count>
+int allgather(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
               MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(allgather);
+  if (!g.active) return k.native OPTCOLL_ARGS(allgather);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(allgather);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(allgather);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     const std::int64_t per = total / g.size;
     ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);  // this rank's group is in recvbuf
-      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, per);
       st.load(send);
-      rc = Optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+      rc = k.optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -62,11 +62,11 @@ int allgather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void*
 
 // Count: int, or MPI_Count in the large-count bindings; Displ: int or
 // MPI_Aint (the v shapes below alike).
-template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
-int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
-               const Displ displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+template <Op kOp, class K, class Count, class Displ>
+int allgatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const Count recvcounts[], const Displ displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(allgatherv);
+  if (!g.active) return k.native OPTCOLL_ARGS(allgatherv);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t one = g.payload(1, recvtype);
@@ -81,22 +81,22 @@ int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void
   }
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = largest, .smallest = smallest, .total = total},
                  {recvcounts, one}))
-    return Native OPTCOLL_ARGS(allgatherv);
+    return k.native OPTCOLL_ARGS(allgatherv);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
     const auto me = static_cast<std::size_t>(g.rank);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv, me);
-      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
-                   MPI_BYTE, comm);
+      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                     MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
       st.load(send);
-      rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
-                   comm);
+      rc = k.optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
+                     comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -105,11 +105,11 @@ int allgatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void
 
 // MPI_Gather: recvbuf, recvcount and recvtype count at the root only; with
 // MPI_IN_PLACE (root) the root's group is already in place.
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+template <Op kOp, class K, class Count>
+int gather(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
            MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(gather);
+  if (!g.active) return k.native OPTCOLL_ARGS(gather);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -117,36 +117,36 @@ int gather(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* re
   if (!in_place) per = g.payload(sendcount, sendtype);
   if (is_root) per = g.payload(recvcount, recvtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(gather);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(gather);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     const std::int64_t n = total / g.size;
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
-      return Optcoll(send.data(), n, MPI_BYTE, nullptr, std::int64_t{0}, MPI_BYTE, root, comm);
+      return k.optcoll(send.data(), n, MPI_BYTE, nullptr, std::int64_t{0}, MPI_BYTE, root, comm);
     }
     ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);
-      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
-      rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      rc = k.optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
-int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, const Count recvcounts[],
-            const Displ displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+template <Op kOp, class K, class Count, class Displ>
+int gatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const Count recvcounts[], const Displ displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(gatherv);
+  if (!g.active) return k.native OPTCOLL_ARGS(gatherv);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
@@ -162,27 +162,27 @@ int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
   // reports.)
   const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(recvcounts[root], recvtype) : 0)
                                     : payload_bytes(sendcount, sendtype);
-  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_ARGS(gatherv);
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return k.native OPTCOLL_ARGS(gatherv);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
       st.load(send);
-      return Optcoll(send.data(), send.size(), MPI_BYTE, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE,
-                     root, comm);
+      return k.optcoll(send.data(), send.size(), MPI_BYTE, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE,
+                       root, comm);
     }
     SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv, static_cast<std::size_t>(root));
-      rc = Optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
-                   MPI_BYTE, root, comm);
+      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                     MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
       st.load(send);
-      rc = Optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
-                   root, comm);
+      rc = k.optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
+                     root, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -191,11 +191,11 @@ int gatherv(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
 
 // MPI_Scatter: sendbuf, sendcount and sendtype count at the root only; with
 // recvbuf = MPI_IN_PLACE (root) the root keeps its group where it is.
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
+template <Op kOp, class K, class Count>
+int scatter(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* recvbuf, Count recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(scatter);
+  if (!g.active) return k.native OPTCOLL_ARGS(scatter);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -203,32 +203,32 @@ int scatter(const void* sendbuf, Count sendcount, MPI_Datatype sendtype, void* r
   if (!in_place) per = g.payload(recvcount, recvtype);
   if (is_root) per = g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return Native OPTCOLL_ARGS(scatter);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(scatter);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     const std::int64_t n = total / g.size;
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-      const int rc = Optcoll(nullptr, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      const int rc = k.optcoll(nullptr, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
     ByteStream& send = st.stream(sendbuf, std::int64_t{sendcount} * g.size, sendtype, total);
     st.load(send);
-    if (in_place) return Optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, root, comm);
+    if (in_place) return k.optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-    const int rc = Optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    const int rc = k.optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
 }
 
-template <Op kOp, auto Optcoll, auto Native, class Count, class Displ>
-int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[], MPI_Datatype sendtype, void* recvbuf,
-             Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+template <Op kOp, class K, class Count, class Displ>
+int scatterv(const K& k, const void* sendbuf, const Count sendcounts[], const Displ displs[], MPI_Datatype sendtype,
+             void* recvbuf, Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(scatterv);
+  if (!g.active) return k.native OPTCOLL_ARGS(scatterv);
   g.check_root(root);
   const bool is_root = g.bad == nullptr && g.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
@@ -241,14 +241,14 @@ int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[]
   }
   const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(sendcounts[root], sendtype) : 0)
                                     : payload_bytes(recvcount, recvtype);
-  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return Native OPTCOLL_ARGS(scatterv);
+  if (!g.optcoll_v(kOp, comm, std::max<std::int64_t>(own, 0))) return k.native OPTCOLL_ARGS(scatterv);
   return guarded(comm, [&] {
     Staging local;
-    Staging& st = staging(local);
+    Staging& st = k.staging_or(local);
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
-      const int rc = Optcoll(nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE, recv.data(), recv.size(),
-                             MPI_BYTE, root, comm);
+      const int rc = k.optcoll(nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE, recv.data(), recv.size(),
+                               MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
@@ -256,11 +256,11 @@ int scatterv(const void* sendbuf, const Count sendcounts[], const Displ displs[]
     SegmentedBytes& send = st.segmented(sendbuf, sendcounts, displs, p, sendtype);
     for (std::size_t i = 0; i < p; ++i) st.load(send, i);
     if (in_place)
-      return Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, std::int64_t{0},
-                     MPI_BYTE, root, comm);
+      return k.optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, std::int64_t{0},
+                       MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
-    const int rc = Optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), recv.size(),
-                           MPI_BYTE, root, comm);
+    const int rc = k.optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), recv.size(),
+                             MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });

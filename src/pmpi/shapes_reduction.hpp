@@ -15,30 +15,31 @@
 namespace optcoll::pmpi::shapes {
 
 // MPI_Allreduce, MPI_Scan, MPI_Exscan.
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int allreduce(const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+template <Op kOp, class K, class Count>
+int allreduce(const K& k, const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return Native OPTCOLL_ARGS(allreduce);
-  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(allreduce); });
+  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(allreduce);
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(allreduce); });
 }
 
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int reduce_scatter_block(const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm) {
+template <Op kOp, class K, class Count>
+int reduce_scatter_block(const K& k, const void* sendbuf, void* recvbuf, Count recvcount, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(reduce_scatter_block);
+  if (!g.active) return k.native OPTCOLL_ARGS(reduce_scatter_block);
   const select::Call call = g.reduction(recvcount, datatype, op);
   g.reduction_supported(std::int64_t{recvcount} * g.size, datatype, op);  // the send buffer's elements
-  if (!g.optcoll(kOp, comm, call)) return Native OPTCOLL_ARGS(reduce_scatter_block);
-  return guarded(comm, [&] { return Optcoll OPTCOLL_ARGS(reduce_scatter_block); });
+  if (!g.optcoll(kOp, comm, call)) return k.native OPTCOLL_ARGS(reduce_scatter_block);
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(reduce_scatter_block); });
 }
 
 // recvcounts are equal at every rank (MPI), so is their sum.
-template <Op kOp, auto Optcoll, auto Native, class Count>
-int reduce_scatter(const void* sendbuf, void* recvbuf, const Count recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm) {
+template <Op kOp, class K, class Count>
+int reduce_scatter(const K& k, const void* sendbuf, void* recvbuf, const Count recvcounts[], MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active) return Native OPTCOLL_ARGS(reduce_scatter);
+  if (!g.active) return k.native OPTCOLL_ARGS(reduce_scatter);
   // The groups: largest, smallest, total.
   std::int64_t largest = 0, smallest = INT64_MAX, total = 0;
   if (recvcounts == nullptr && g.bad == nullptr) g.bad = "NULL recvcounts";
@@ -52,10 +53,10 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const Count recvcounts[],
   g.reduction_supported(total, datatype, op);
   call.smallest = smallest;
   call.total = total;
-  if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return Native OPTCOLL_ARGS(reduce_scatter);
+  if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return k.native OPTCOLL_ARGS(reduce_scatter);
   return guarded(comm, [&] {
     const std::vector<std::int64_t> counts = widen(recvcounts, static_cast<std::size_t>(g.size));
-    return Optcoll(sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);
+    return k.optcoll(sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);
   });
 }
 

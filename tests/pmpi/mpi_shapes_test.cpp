@@ -120,7 +120,8 @@ void allgather_cases(const std::vector<MPI_Datatype>& types, int p, int me) {
                 fill(r, 50 + me);
                 const void* sb = in_place ? MPI_IN_PLACE : s.data();
                 if (shape)
-                  shapes::allgather<kOp, standin<&PMPI_Allgather>, Native>(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
+                  shapes::allgather<kOp>(shapes::Calls{standin<&PMPI_Allgather>, Native}, sb, n, st, r.data(), n, rt,
+                                         MPI_COMM_WORLD);
                 else
                   Native(sb, n, st, r.data(), n, rt, MPI_COMM_WORLD);
                 return r;
@@ -186,8 +187,8 @@ void allgatherv_cases(const std::vector<MPI_Datatype>& types, int p, int me) {
               }
               const void* sb = in_place ? MPI_IN_PLACE : s.data();
               if (shape)
-                shapes::allgatherv<kOp, &allgatherv_standin, Native>(sb, mine, st, r.data(), counts.data(),
-                                                                     displs.data(), rt, MPI_COMM_WORLD);
+                shapes::allgatherv<kOp>(shapes::Calls{&allgatherv_standin, Native}, sb, mine, st, r.data(),
+                                        counts.data(), displs.data(), rt, MPI_COMM_WORLD);
               else
                 Native(sb, mine, st, r.data(), counts.data(), displs.data(), rt, MPI_COMM_WORLD);
               return r;
@@ -218,8 +219,8 @@ TEST_F(PmpiShapes, GatherAndScatter) {
                   fill(r, 50 + me);
                   const void* sb = ip ? MPI_IN_PLACE : s.data();
                   if (shape)
-                    shapes::gather<kOp, standin<&PMPI_Gather>, &PMPI_Gather>(sb, n, st, r.data(), n, rt, root,
-                                                                             MPI_COMM_WORLD);
+                    shapes::gather<kOp>(shapes::Calls{standin<&PMPI_Gather>, &PMPI_Gather}, sb, n, st, r.data(), n, rt,
+                                        root, MPI_COMM_WORLD);
                   else
                     PMPI_Gather(sb, n, st, r.data(), n, rt, root, MPI_COMM_WORLD);
                   return r;
@@ -232,8 +233,8 @@ TEST_F(PmpiShapes, GatherAndScatter) {
                   fill(r, 50 + me);
                   void* rb = ip ? MPI_IN_PLACE : r.data();
                   if (shape)
-                    shapes::scatter<kOp, standin<&PMPI_Scatter>, &PMPI_Scatter>(s.data(), n, st, rb, n, rt, root,
-                                                                                MPI_COMM_WORLD);
+                    shapes::scatter<kOp>(shapes::Calls{standin<&PMPI_Scatter>, &PMPI_Scatter}, s.data(), n, st, rb, n,
+                                         rt, root, MPI_COMM_WORLD);
                   else
                     PMPI_Scatter(s.data(), n, st, rb, n, rt, root, MPI_COMM_WORLD);
                   return r;
@@ -262,8 +263,8 @@ void gatherv_scatterv_cases(const std::vector<MPI_Datatype>& types, int p, int m
               fill(s, me);
               fill(r, 50 + me);
               if (shape)
-                shapes::gatherv<kOp, &gatherv_standin, NativeGatherv>(s.data(), mine, st, r.data(), counts.data(),
-                                                                      displs.data(), rt, root, MPI_COMM_WORLD);
+                shapes::gatherv<kOp>(shapes::Calls{&gatherv_standin, NativeGatherv}, s.data(), mine, st, r.data(),
+                                     counts.data(), displs.data(), rt, root, MPI_COMM_WORLD);
               else
                 NativeGatherv(s.data(), mine, st, r.data(), counts.data(), displs.data(), rt, root, MPI_COMM_WORLD);
               return r;
@@ -275,8 +276,8 @@ void gatherv_scatterv_cases(const std::vector<MPI_Datatype>& types, int p, int m
               fill(s, me);
               fill(r, 50 + me);
               if (shape)
-                shapes::scatterv<kOp, &scatterv_standin, NativeScatterv>(s.data(), counts.data(), displs.data(), st,
-                                                                         r.data(), mine, rt, root, MPI_COMM_WORLD);
+                shapes::scatterv<kOp>(shapes::Calls{&scatterv_standin, NativeScatterv}, s.data(), counts.data(),
+                                      displs.data(), st, r.data(), mine, rt, root, MPI_COMM_WORLD);
               else
                 NativeScatterv(s.data(), counts.data(), displs.data(), st, r.data(), mine, rt, root, MPI_COMM_WORLD);
               return r;
@@ -304,7 +305,8 @@ void count_cases(int p, int me) {
             Ints b(un);
             fill(b, me == root ? 7 : me);
             if (shape)
-              shapes::bcast<kOp, standin<&PMPI_Bcast>, Bcast>(b.data(), n, MPI_INT, root, MPI_COMM_WORLD);
+              shapes::bcast<kOp>(shapes::Calls{standin<&PMPI_Bcast>, Bcast}, b.data(), n, MPI_INT, root,
+                                 MPI_COMM_WORLD);
             else
               Bcast(b.data(), n, MPI_INT, root, MPI_COMM_WORLD);
             return b;
@@ -315,8 +317,8 @@ void count_cases(int p, int me) {
           Ints s(un), r(s.size());
           fill(s, me);
           if (shape)
-            shapes::allreduce<kOp, standin<&PMPI_Allreduce>, Allreduce>(s.data(), r.data(), n, MPI_INT, MPI_SUM,
-                                                                        MPI_COMM_WORLD);
+            shapes::allreduce<kOp>(shapes::Calls{standin<&PMPI_Allreduce>, Allreduce}, s.data(), r.data(), n, MPI_INT,
+                                   MPI_SUM, MPI_COMM_WORLD);
           else
             Allreduce(s.data(), r.data(), n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           return r;
@@ -327,8 +329,8 @@ void count_cases(int p, int me) {
           Ints s(un * static_cast<std::size_t>(p)), r(un);
           fill(s, me);
           if (shape)
-            shapes::reduce_scatter_block<kOp, standin<&PMPI_Reduce_scatter_block>, ReduceScatterBlock>(
-                s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            shapes::reduce_scatter_block<kOp>(shapes::Calls{standin<&PMPI_Reduce_scatter_block>, ReduceScatterBlock},
+                                              s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
           else
             ReduceScatterBlock(s.data(), r.data(), n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
           return r;
@@ -343,8 +345,8 @@ void count_cases(int p, int me) {
               r(static_cast<std::size_t>(counts[static_cast<std::size_t>(me)] + 1));
           fill(s, me);
           if (shape)
-            shapes::reduce_scatter<kOp, standin<&PMPI_Reduce_scatter>, ReduceScatter>(s.data(), r.data(), counts.data(),
-                                                                                      MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            shapes::reduce_scatter<kOp>(shapes::Calls{standin<&PMPI_Reduce_scatter>, ReduceScatter}, s.data(), r.data(),
+                                        counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           else
             ReduceScatter(s.data(), r.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
           return r;
@@ -367,7 +369,7 @@ TEST_F(PmpiShapes, IntercommunicatorFallsThrough) {
   MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, me % 2 == 0 ? 1 : 0, 7, &inter);
   const std::int64_t before = calls(kOp, Path::fallback);
   int v = me, sum = -1;
-  shapes::allreduce<kOp, &never, &PMPI_Allreduce>(&v, &sum, 1, MPI_INT, MPI_SUM, inter);
+  shapes::allreduce<kOp>(shapes::Calls{&never, &PMPI_Allreduce}, &v, &sum, 1, MPI_INT, MPI_SUM, inter);
   EXPECT_EQ(calls(kOp, Path::fallback), before + 1);
   int expect = 0;  // the remote group's ranks
   for (int r = 0; r < p; ++r)
