@@ -54,11 +54,11 @@
 #define OPTCOLL_SIG_WIDEN_comm(n) n
 
 // A nonblocking (persistent: true) request of collective name on the
-// arguments of its shape: the blocking call's implementation under a
-// capture (mpi::make_request), with the request's own datatypes and
+// arguments of its shape: the blocking call's implementation built into
+// the request (mpi::make_request), with the request's own datatypes and
 // operators and the Options `options` in scope.
 #define OPTCOLL_MAKE_REQUEST(name, shape, persistent) \
-  ::optcoll::mpi::make_request(comm, persistent, [&](::optcoll::mpi::HeldHandles& h) { \
-    ::optcoll::mpi::name##_impl(OPTCOLL_HELD_ARGS(shape), options); \
+  ::optcoll::mpi::make_request(comm, persistent, [&](::optcoll::mpi::HeldHandles& h, ::optcoll::detail::Persistent* into) { \
+    ::optcoll::mpi::name##_impl(OPTCOLL_HELD_ARGS(shape), options, into); \
   })
 // clang-format on

@@ -18,7 +18,7 @@ namespace optcoll::mpi::wide {
 
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)                                  \
   int Name(OPTCOLL_WIDE_PARAMS(shape)) {                                                         \
-    return guarded(comm, [&] { name##_impl(OPTCOLL_PLAIN_ARGS(shape), Options{}); });            \
+    return guarded(comm, [&] { name##_impl(OPTCOLL_PLAIN_ARGS(shape), Options{}, nullptr); });   \
   }                                                                                              \
   int I##name(OPTCOLL_WIDE_PARAMS(shape), Request* request) {                                    \
     const Options options;                                                                       \

@@ -23,7 +23,7 @@ int MpiError::mpi_class() const noexcept {
   }
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)         \
   void name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) {       \
-    mpi::name##_impl(OPTCOLL_PLAIN_ARGS(shape), options);               \
+    mpi::name##_impl(OPTCOLL_PLAIN_ARGS(shape), options, nullptr);      \
   }                                                                     \
   Request i##name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) { \
     return OPTCOLL_MAKE_REQUEST(name, shape, false);                    \
@@ -35,7 +35,7 @@ int MpiError::mpi_class() const noexcept {
 void many_to_many(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> sdispls,
                   void* recvbuf, std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
                   MPI_Datatype type, MPI_Comm comm, const Options& options) {
-  mpi::many_to_many_impl(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, comm, options);
+  mpi::many_to_many_impl(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls, type, comm, options, nullptr);
 }
 
 namespace detail {
@@ -60,7 +60,7 @@ void reduce_span(const void* send, std::size_t send_size, void* recv, std::size_
   if (is_root && recv_size < send_size)
     throw MpiError(MPI_ERR_BUFFER, "optcoll::reduce: the root's receive span is shorter than the send span");
   const void* sendbuf = is_root && send == recv && send_size > 0 ? MPI_IN_PLACE : send;
-  mpi::reduce_impl(sendbuf, recv, static_cast<std::int64_t>(send_size), type, op, root, comm, options);
+  mpi::reduce_impl(sendbuf, recv, static_cast<std::int64_t>(send_size), type, op, root, comm, options, nullptr);
 }
 
 }  // namespace detail

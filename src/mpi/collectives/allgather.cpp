@@ -22,15 +22,16 @@ namespace {
 // group by group); bytes: all groups' data.
 void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcount, const TypeInfo& st, void* base,
                    std::vector<plan::Segment> groups, std::int64_t largest, std::int64_t bytes, MPI_Comm comm,
-                   const Options& options) {
+                   const Options& options, detail::Persistent* into) {
   const bool regular = groups.empty();
   const plan::Segment own =
       regular ? plan::Segment{c.rank * largest, largest} : groups[static_cast<std::size_t>(c.rank)];
   if (sendbuf != MPI_IN_PLACE) {
-    before_each_run([sendbuf, sendcount, st, to = offset(base, own.offset * c.type.extent), n = own.count, t = c.type] {
-      ByteBuffer tmp;
-      copy_typed(sendbuf, sendcount, st, to, n, t, tmp);
-    });
+    before_each_run(into,
+                    [sendbuf, sendcount, st, to = offset(base, own.offset * c.type.extent), n = own.count, t = c.type] {
+                      ByteBuffer tmp;
+                      copy_typed(sendbuf, sendcount, st, to, n, t, tmp);
+                    });
   }
   if (c.size == 1 || bytes == 0) return;
   CommState& s = c.comm_state(comm);
@@ -51,11 +52,11 @@ void run_allgather(const CallInfo& c, const void* sendbuf, std::int64_t sendcoun
   spec.blocks = std::clamp<std::int64_t>(choice.blocks, 1, largest);
   if (regular) {
     spec.count = c.size * largest;
-    run_plan(s, choice, spec, base, c.type, MPI_OP_NULL);
+    run_plan(into, s, choice, spec, base, c.type, MPI_OP_NULL);
   } else {
     spec.count = largest;
     const plan::BlockLayout layout(std::move(groups), spec.blocks);
-    run_plan(s, choice, spec, base, c.type, MPI_OP_NULL, nullptr, true, &layout);
+    run_plan(into, s, choice, spec, base, c.type, MPI_OP_NULL, nullptr, true, &layout);
   }
 }
 
@@ -78,7 +79,8 @@ TypeInfo check_send(const void* sendbuf, std::int64_t sendcount, MPI_Datatype se
 }  // namespace
 
 void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
+                    detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::allgather);
   agree.same_count(recvcount);
   agree.same_type(recvtype);
@@ -91,12 +93,13 @@ void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype se
     check_buffer(recvbuf, recvcount, c.type, "recvbuf");
     check_algorithm_name(plan::Collective::allgather, options);
   });
-  run_allgather(c, sendbuf, sendcount, st, recvbuf, {}, recvcount, c.size * recvcount * c.type.size, comm, options);
+  run_allgather(c, sendbuf, sendcount, st, recvbuf, {}, recvcount, c.size * recvcount * c.type.size, comm, options,
+                into);
 }
 
 void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::allgather);
   agree.same_counts(recvcounts);
   agree.same_type(recvtype);
@@ -134,7 +137,7 @@ void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype s
   for (std::size_t g = 0; g < p; ++g)
     if (recvcounts[g] > 0) groups[g] = {displs[g] - lowest, recvcounts[g]};
   void* base = offset(recvbuf, lowest * c.type.extent);
-  run_allgather(c, sendbuf, sendcount, st, base, std::move(groups), largest, total * c.type.size, comm, options);
+  run_allgather(c, sendbuf, sendcount, st, base, std::move(groups), largest, total * c.type.size, comm, options, into);
 }
 
 }  // namespace optcoll::mpi

@@ -146,7 +146,8 @@ Bytes allgatherv_merge(CommState& s, std::span<const std::byte> mine, std::int64
   std::vector<std::int64_t> displs(p + 1, 0);
   for (std::size_t i = 0; i < p; ++i) displs[i + 1] = displs[i] + counts[i];
   Bytes a(static_cast<std::size_t>(displs[p]));
-  allgatherv_impl(mine.data(), own, MPI_BYTE, a.data(), counts, std::span(displs).first(p), MPI_BYTE, comm, {});
+  allgatherv_impl(mine.data(), own, MPI_BYTE, a.data(), counts, std::span(displs).first(p), MPI_BYTE, comm, {},
+                  nullptr);
   Bytes b(a.size());
   // Runs [displs[i], displs[i + width]) are sorted; merge neighbours.
   for (std::size_t width = 1; width < p; width *= 2) {

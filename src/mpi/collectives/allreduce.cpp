@@ -20,7 +20,7 @@
 
 namespace optcoll::mpi {
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    const Options& options) {
+                    const Options& options, detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::allreduce);
   agree.same_op(op);
   agree.same_count(count);
@@ -38,7 +38,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   });
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
-    if (!in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
+    if (!in_place) copy_each_start(into, sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -51,7 +51,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   spec.blocks = choice.blocks;
   spec.commutative = call.commutative;
   spec.exact = call.exact;
-  run_plan(s, choice, spec, recvbuf, c.type, op, in_place ? nullptr : sendbuf, true);
+  run_plan(into, s, choice, spec, recvbuf, c.type, op, in_place ? nullptr : sendbuf, true);
 }
 
 }  // namespace optcoll::mpi

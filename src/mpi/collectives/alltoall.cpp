@@ -34,8 +34,9 @@ std::int64_t check_counts(std::span<const std::int64_t> counts, std::span<const 
   return total;
 }
 
-Side make_side(const void* buf, std::span<const std::int64_t> counts, std::span<const std::int64_t> displs, int p,
-               const TypeInfo& t, ByteBuffer& stage, bool fill, bool copy) {
+Side make_side(detail::Persistent* into, const void* buf, std::span<const std::int64_t> counts,
+               std::span<const std::int64_t> displs, int p, const TypeInfo& t, ByteBuffer& stage, bool fill,
+               bool copy) {
   const auto n = static_cast<std::size_t>(p);
   Side s;
   s.groups.resize(n);
@@ -60,22 +61,22 @@ Side make_side(const void* buf, std::span<const std::int64_t> counts, std::span<
   s.staged = true;
   s.base = stage.get(std::max<std::int64_t>(at, 1));
   if (fill)
-    before_each_run([buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
-                     d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
-                     base = static_cast<std::byte*>(s.base), g = s.groups] {
+    before_each_run(into, [buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
+                           d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
+                           base = static_cast<std::byte*>(s.base), g = s.groups] {
       for (std::size_t k = 0; k < n; ++k)
         if (c[k] != 0) pack_bytes(offset(buf, d[k] * t.extent), c[k], t, base + g[k].offset);
     });
   return s;
 }
 
-void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, std::span<const std::int64_t> displs,
-             const TypeInfo& t) {
+void unstage(detail::Persistent* into, const Side& side, void* buf, std::span<const std::int64_t> counts,
+             std::span<const std::int64_t> displs, const TypeInfo& t) {
   if (!side.staged) return;
   const std::size_t n = side.groups.size();
-  after_each_run([buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
-                  d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
-                  base = static_cast<std::byte*>(side.base), g = side.groups] {
+  after_each_run(into, [buf, n, t, c = std::vector(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(n)),
+                        d = std::vector(displs.begin(), displs.begin() + static_cast<std::ptrdiff_t>(n)),
+                        base = static_cast<std::byte*>(side.base), g = side.groups] {
     for (std::size_t k = 0; k < n; ++k)
       if (c[k] != 0) unpack_bytes(base + g[k].offset, offset(buf, d[k] * t.extent), c[k], t);
   });
@@ -94,12 +95,12 @@ void agree_pairs(Agreement& agree, const void* sendbuf, std::span<const std::int
   }
 }
 
-void copy_own(const Side& send, const Side& recv) {
+void copy_own(detail::Persistent* into, const Side& send, const Side& recv) {
   const plan::Segment& a = send.groups[0];
   const plan::Segment& b = recv.groups[0];
   if (a.count != b.count) throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the own send and receive sizes differ");
   if (a.count > 0)
-    before_each_run([to = offset(recv.base, b.offset), from = offset(send.base, a.offset), n = a.count] {
+    before_each_run(into, [to = offset(recv.base, b.offset), from = offset(send.base, a.offset), n = a.count] {
       std::memmove(to, from, static_cast<std::size_t>(n));
     });
 }
@@ -111,17 +112,18 @@ namespace {
 void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, std::span<const std::int64_t> sendcounts,
                   std::span<const std::int64_t> sdispls, const TypeInfo& st, void* recvbuf,
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls, const TypeInfo& rt,
-                  std::int64_t block_bytes, MPI_Comm comm, const Options& options) {
+                  std::int64_t block_bytes, MPI_Comm comm, const Options& options, detail::Persistent* into) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  ByteBuffer send_buffer, recv_buffer;  // a request's own under a Capture
-  ByteBuffer& send_stage = request_buffer(send_buffer);
-  ByteBuffer& recv_stage = request_buffer(recv_buffer);
+  ByteBuffer send_buffer, recv_buffer;  // a request's own where the call is built into one
+  ByteBuffer& send_stage = request_buffer(send_buffer, into);
+  ByteBuffer& recv_stage = request_buffer(recv_buffer, into);
   const exchange::Side send =
-      in_place ? exchange::make_side(recvbuf, recvcounts, rdispls, c.size, rt, send_stage, true, true)
-               : exchange::make_side(sendbuf, sendcounts, sdispls, c.size, st, send_stage, true, false);
-  const exchange::Side recv = exchange::make_side(recvbuf, recvcounts, rdispls, c.size, rt, recv_stage, false, false);
+      in_place ? exchange::make_side(into, recvbuf, recvcounts, rdispls, c.size, rt, send_stage, true, true)
+               : exchange::make_side(into, sendbuf, sendcounts, sdispls, c.size, st, send_stage, true, false);
+  const exchange::Side recv =
+      exchange::make_side(into, recvbuf, recvcounts, rdispls, c.size, rt, recv_stage, false, false);
   if (c.size == 1) {
-    exchange::copy_own(send, recv);
+    exchange::copy_own(into, send, recv);
   } else {
     CommState& s = c.comm_state(comm);
     const Choice choice = choose(s, {.op = op, .p = c.size, .elem_size = 1, .count = block_bytes}, options);
@@ -130,15 +132,16 @@ void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, s
     spec.op = op;
     spec.p = c.size;
     const MpiExecutor::Part parts[] = {{0, recv.base}, {el.send_at, send.base}};
-    run_plan(s, choice, spec, recv.base, TypeInfo::of(MPI_BYTE), MPI_OP_NULL, nullptr, true, &el.layout, parts);
+    run_plan(into, s, choice, spec, recv.base, TypeInfo::of(MPI_BYTE), MPI_OP_NULL, nullptr, true, &el.layout, parts);
   }
-  exchange::unstage(recv, recvbuf, recvcounts, rdispls, rt);
+  exchange::unstage(into, recv, recvbuf, recvcounts, rdispls, rt);
 }
 
 }  // namespace
 
 void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
+                   detail::Persistent* into) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Agreement agree(comm, plan::Collective::alltoall);
   for (int j = 0; agree.active() && j < agree.size(); ++j) {
@@ -167,13 +170,14 @@ void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sen
     rd[g] = static_cast<std::int64_t>(g) * recvcount;
     sd[g] = static_cast<std::int64_t>(g) * sc[g];
   }
-  run_alltoall(c, plan::Collective::alltoall, sendbuf, sc, sd, st, recvbuf, rc, rd, c.type, block_bytes, comm, options);
+  run_alltoall(c, plan::Collective::alltoall, sendbuf, sc, sd, st, recvbuf, rc, rd, c.type, block_bytes, comm, options,
+               into);
 }
 
 void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                     std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
-                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options) {
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::alltoallv);
   exchange::agree_pairs(agree, sendbuf, sendcounts, sendtype, recvcounts, recvtype);
   CallInfo c;
@@ -189,7 +193,7 @@ void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcount
     check_algorithm_name(plan::Collective::alltoallv, options);
   });
   run_alltoall(c, plan::Collective::alltoallv, sendbuf, sendcounts, sdispls, st, recvbuf, recvcounts, rdispls, c.type,
-               0, comm, options);
+               0, comm, options, into);
 }
 
 }  // namespace optcoll::mpi

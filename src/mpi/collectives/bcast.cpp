@@ -4,7 +4,8 @@
 
 namespace optcoll::mpi {
 
-void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options) {
+void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options,
+                detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::bcast);
   agree.same_root(root);
   agree.same_count(count);
@@ -25,7 +26,7 @@ void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, M
   spec.root = root;
   spec.count = count;
   spec.blocks = choice.blocks;
-  run_plan(s, choice, spec, buffer, c.type, MPI_OP_NULL);
+  run_plan(into, s, choice, spec, buffer, c.type, MPI_OP_NULL);
 }
 
 }  // namespace optcoll::mpi

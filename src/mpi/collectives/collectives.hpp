@@ -1,5 +1,7 @@
 // Internal entry points of the MPI layer, shared by the C and C++ APIs. All
 // throw optcoll::MpiError (argument errors carry the MPI error class).
+// Every <op>_impl runs the call now (into null) or builds it into the
+// request `into` (make_request, request.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -63,78 +65,86 @@ select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64
 // MPI_IN_PLACE where a real buffer is needed.
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what);
 
-// Runs the chosen plan on working buffer base (element 0); init: the
-// buffer's initial content if it is elsewhere (MpiExecutor::set_initial),
+// Runs the chosen plan on working buffer base (element 0), now, or, where
+// the call is built into a request (into, request.hpp), as the request's
+// plan; init: the buffer's initial content if it is elsewhere (MpiExecutor::set_initial),
 // complete: base must hold every block at the end.
 // layout: the caller's layout for the collectives with one group per rank
 // (plan::has_rank_groups); copied into the cache with the plan.
 // parts: the exchanges' memory areas (MpiExecutor::set_parts; layout is then
 // the calling rank's own exchange layout, plan/alltoall.hpp).
-void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init = nullptr, bool complete = true, const plan::BlockLayout* layout = nullptr,
-              std::span<const MpiExecutor::Part> parts = {});
+void run_plan(detail::Persistent* into, CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base,
+              const TypeInfo& t, MPI_Op op, const void* init = nullptr, bool complete = true,
+              const plan::BlockLayout* layout = nullptr, std::span<const MpiExecutor::Part> parts = {});
 // Runs a plan the caller prepared (a gather or scatter tree's, tree_run.cpp)
 // with settings cfg on working buffer base: now, on the communicator's
-// executor, or under a Capture (request.hpp) as the request's plan.
+// executor, or as the plan of the request it is built into (into).
 class PreparedPlan;
-void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
+void run_plan(detail::Persistent* into, CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg,
+              void* base);
 // Runs a plan compiled round by round (plan::compile_exchange: Allmerge's
 // rounds, allmerge.cpp) with settings cfg on working buffer base, now, on
 // the communicator's executor.
 void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cfg, void* base);
 
-void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options);
+void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options,
+                detail::Persistent* into);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                 MPI_Comm comm, const Options& options);
+                 MPI_Comm comm, const Options& options, detail::Persistent* into);
 void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
+                    detail::Persistent* into);
 void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into);
 void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm, const Options& options);
+                               MPI_Comm comm, const Options& options, detail::Persistent* into);
 void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options);
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into);
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    const Options& options);
+                    const Options& options, detail::Persistent* into);
 // kind: plan::Collective::scan or exscan (scan.cpp).
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm, const Options& options);
+               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into);
 inline void scan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
-                      MPI_Comm comm, const Options& options) {
-  scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options);
+                      MPI_Comm comm, const Options& options, detail::Persistent* into) {
+  scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options, into);
 }
 inline void exscan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
-                        MPI_Comm comm, const Options& options) {
-  scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options);
+                        MPI_Comm comm, const Options& options, detail::Persistent* into) {
+  scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options, into);
 }
 
 // Gather and scatter (gather_scatter.cpp, gatherv_scatterv.cpp; checks: rooted_call.cpp):
 // MPI's semantics with 64-bit counts; the v-variants' arrays are read at
 // the root only (non-roots may pass empty spans).
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
+                 detail::Persistent* into);
 void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options);
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
+                  detail::Persistent* into);
 void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, const Options& options);
+                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into);
 void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
                    MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, const Options& options);
+                   MPI_Comm comm, const Options& options, detail::Persistent* into);
 
 // Personalized exchanges (alltoall.cpp, many_to_many.cpp): MPI's semantics
 // with 64-bit counts and displacements (in elements of the types);
 // sendbuf may be MPI_IN_PLACE (the data is then recvbuf's, with the
 // receive counts, displacements and type).
 void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+                   std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
+                   detail::Persistent* into);
 void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                     std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
-                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options);
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into);
 void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                        std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options);
+                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options,
+                       detail::Persistent* into);
 
 }  // namespace optcoll::mpi

@@ -32,17 +32,18 @@ struct Side {
 std::int64_t check_counts(std::span<const std::int64_t> counts, std::span<const std::int64_t> displs, int p,
                           const void* buf, const TypeInfo& t, const char* what);
 
-// The byte view of buf's groups; staged (into stage, filled when `fill`) when
-// t is not contiguous or `copy` is set.
-Side make_side(const void* buf, std::span<const std::int64_t> counts, std::span<const std::int64_t> displs, int p,
-               const TypeInfo& t, ByteBuffer& stage, bool fill, bool copy);
+// The byte view of buf's groups; staged (into stage, filled when `fill`,
+// before each run of the request the call is built into, into) when t is
+// not contiguous or `copy` is set.
+Side make_side(detail::Persistent* into, const void* buf, std::span<const std::int64_t> counts,
+               std::span<const std::int64_t> displs, int p, const TypeInfo& t, ByteBuffer& stage, bool fill, bool copy);
 
-// Unpacks a staged receive side into buf.
-void unstage(const Side& side, void* buf, std::span<const std::int64_t> counts, std::span<const std::int64_t> displs,
-             const TypeInfo& t);
+// Unpacks a staged receive side into buf (after each run, as above).
+void unstage(detail::Persistent* into, const Side& side, void* buf, std::span<const std::int64_t> counts,
+             std::span<const std::int64_t> displs, const TypeInfo& t);
 
 // p = 1: the own group, send -> receive (MPI_ERR_TRUNCATE if sizes differ).
-void copy_own(const Side& send, const Side& recv);
+void copy_own(detail::Persistent* into, const Side& send, const Side& recv);
 
 // OPTCOLL_CHECK: this rank's messages to every rank and from every rank
 // (with MPI_IN_PLACE the receive side's), for the pairs to match up.

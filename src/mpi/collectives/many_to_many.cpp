@@ -16,8 +16,8 @@ namespace optcoll::mpi {
 
 void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                        std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm,
-                       const Options& options) {
+                       std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options,
+                       detail::Persistent* into) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Agreement agree(comm, plan::Collective::many_to_many);
   exchange::agree_pairs(agree, sendbuf, sendcounts, type, recvcounts, type);
@@ -30,13 +30,13 @@ void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendco
   });
   ByteBuffer send_stage, recv_stage;
   const exchange::Side send =
-      in_place ? exchange::make_side(recvbuf, recvcounts, rdispls, c.size, c.type, send_stage, true, true)
-               : exchange::make_side(sendbuf, sendcounts, sdispls, c.size, c.type, send_stage, true, false);
+      in_place ? exchange::make_side(into, recvbuf, recvcounts, rdispls, c.size, c.type, send_stage, true, true)
+               : exchange::make_side(into, sendbuf, sendcounts, sdispls, c.size, c.type, send_stage, true, false);
   const exchange::Side recv =
-      exchange::make_side(recvbuf, recvcounts, rdispls, c.size, c.type, recv_stage, false, false);
+      exchange::make_side(into, recvbuf, recvcounts, rdispls, c.size, c.type, recv_stage, false, false);
   if (c.size == 1) {
-    exchange::copy_own(send, recv);
-    exchange::unstage(recv, recvbuf, recvcounts, rdispls, c.type);
+    exchange::copy_own(into, send, recv);
+    exchange::unstage(into, recv, recvbuf, recvcounts, rdispls, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -73,8 +73,8 @@ void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendco
   spec.p = c.size;
   void* work = s.work.get(std::max<std::int64_t>(el.layout.data_extent() - el.work_at, 1));
   const MpiExecutor::Part parts[] = {{0, recv.base}, {el.send_at, send.base}, {el.work_at, work}};
-  run_plan(s, choice, spec, recv.base, TypeInfo::of(MPI_BYTE), MPI_OP_NULL, nullptr, true, &el.layout, parts);
-  exchange::unstage(recv, recvbuf, recvcounts, rdispls, c.type);
+  run_plan(into, s, choice, spec, recv.base, TypeInfo::of(MPI_BYTE), MPI_OP_NULL, nullptr, true, &el.layout, parts);
+  exchange::unstage(into, recv, recvbuf, recvcounts, rdispls, c.type);
 }
 
 }  // namespace optcoll::mpi

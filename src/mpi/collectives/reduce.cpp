@@ -10,7 +10,7 @@
 namespace optcoll::mpi {
 
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                 MPI_Comm comm, const Options& options) {
+                 MPI_Comm comm, const Options& options, detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::reduce);
   agree.same_root(root);
   agree.same_op(op);
@@ -34,14 +34,14 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   const bool is_root = c.rank == root;
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
-    if (!in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
+    if (!in_place) copy_each_start(into, sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
   const select::Call call = reduction_call(plan::Collective::reduce, c, count, op);
   const Choice choice = choose(s, call, options);
   void* work = recvbuf;
-  if (!is_root) work = offset(work_buffer(s).get(c.type.span_bytes(count)), -c.type.true_lb);
+  if (!is_root) work = offset(work_buffer(s, into).get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;
   spec.op = plan::Collective::reduce;
   spec.p = c.size;
@@ -51,7 +51,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   spec.commutative = call.commutative;
   // The input is not copied into the working buffer up front: the executor
   // reads it from sendbuf until a block is first written (set_initial).
-  run_plan(s, choice, spec, work, c.type, op, in_place ? nullptr : sendbuf, is_root);
+  run_plan(into, s, choice, spec, work, c.type, op, in_place ? nullptr : sendbuf, is_root);
   release_call_buffers(s);
 }
 

@@ -28,7 +28,8 @@ void check_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf,
 // groups: the v-variant's (empty: p groups of total / p, the plan's default
 // layout, compared by its spec rather than group by group).
 void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::vector<plan::Segment> groups,
-                        std::int64_t largest, std::int64_t total, MPI_Op op, MPI_Comm comm, const Options& options) {
+                        std::int64_t largest, std::int64_t total, MPI_Op op, MPI_Comm comm, const Options& options,
+                        detail::Persistent* into) {
   const bool regular = groups.empty();
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const plan::Segment own =
@@ -36,7 +37,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   if (total == 0 || c.type.size == 0) return;
   const void* input = in_place ? recvbuf : sendbuf;
   if (c.size == 1) {
-    if (!in_place) copy_each_start(input, recvbuf, own.count, c.type);
+    if (!in_place) copy_each_start(into, input, recvbuf, own.count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -51,18 +52,18 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
   spec.p = c.size;
   spec.commutative = call.commutative;
   spec.blocks = std::clamp<std::int64_t>(choice.blocks, 1, largest);
-  void* work = offset(work_buffer(s).get(c.type.span_bytes(total)), -c.type.true_lb);
+  void* work = offset(work_buffer(s, into).get(c.type.span_bytes(total)), -c.type.true_lb);
   if (regular) {
     spec.count = total;
-    run_plan(s, choice, spec, work, c.type, op, input, false);
+    run_plan(into, s, choice, spec, work, c.type, op, input, false);
   } else {
     spec.count = largest;
     const plan::BlockLayout layout(std::move(groups), spec.blocks);
-    run_plan(s, choice, spec, work, c.type, op, input, false, &layout);
+    run_plan(into, s, choice, spec, work, c.type, op, input, false, &layout);
   }
   // Group r ends complete at rank r: every block of it is combined with at
   // least one arriving partial (p > 1), so it was written in work.
-  after_each_run([from = offset(work, own.offset * c.type.extent), recvbuf, n = own.count, t = c.type] {
+  after_each_run(into, [from = offset(work, own.offset * c.type.extent), recvbuf, n = own.count, t = c.type] {
     ByteBuffer tmp;
     copy_elements(from, recvbuf, n, t, tmp);
   });
@@ -72,7 +73,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
 }  // namespace
 
 void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm, const Options& options) {
+                               MPI_Comm comm, const Options& options, detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::reduce_scatter);
   agree.same_op(op);
   agree.same_count(recvcount);
@@ -82,11 +83,12 @@ void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t 
     c = check_call(comm, recvcount, type, 0);
     check_reduce_scatter(c, sendbuf, recvbuf, recvcount, c.size * recvcount, op, options);
   });
-  run_reduce_scatter(c, sendbuf, recvbuf, {}, recvcount, c.size * recvcount, op, comm, options);
+  run_reduce_scatter(c, sendbuf, recvbuf, {}, recvcount, c.size * recvcount, op, comm, options, into);
 }
 
 void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options) {
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options,
+                         detail::Persistent* into) {
   Agreement agree(comm, plan::Collective::reduce_scatter);
   agree.same_op(op);
   agree.same_counts(recvcounts);
@@ -110,7 +112,7 @@ void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std
     }
     check_reduce_scatter(c, sendbuf, recvbuf, groups[static_cast<std::size_t>(c.rank)].count, at, op, options);
   });
-  run_reduce_scatter(c, sendbuf, recvbuf, std::move(groups), largest, at, op, comm, options);
+  run_reduce_scatter(c, sendbuf, recvbuf, std::move(groups), largest, at, op, comm, options, into);
 }
 
 }  // namespace optcoll::mpi

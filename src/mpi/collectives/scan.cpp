@@ -16,7 +16,7 @@
 namespace optcoll::mpi {
 
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm, const Options& options) {
+               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into) {
   const bool exclusive = kind == plan::Collective::exscan;
   Agreement agree(comm, kind);
   agree.same_op(op);
@@ -41,7 +41,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   if (count == 0 || c.type.size == 0) return;
   if (c.size == 1) {
     // Scan of one rank is its own input; Exscan's only rank has no result.
-    if (!exclusive && !in_place) copy_each_start(sendbuf, recvbuf, count, c.type);
+    if (!exclusive && !in_place) copy_each_start(into, sendbuf, recvbuf, count, c.type);
     return;
   }
   CommState& s = c.comm_state(comm);
@@ -50,7 +50,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   const void* init = in_place ? recvbuf : sendbuf;
   void* work = recvbuf;
   const bool scratch = exclusive && c.rank == 0;
-  if (scratch) work = offset(work_buffer(s).get(c.type.span_bytes(count)), -c.type.true_lb);
+  if (scratch) work = offset(work_buffer(s, into).get(c.type.span_bytes(count)), -c.type.true_lb);
   plan::PlanSpec spec;
   spec.op = kind;
   spec.p = c.size;
@@ -58,7 +58,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   spec.blocks = choice.blocks;
   spec.commutative = call.commutative;
   // In place, init is the working buffer itself: nothing to read lazily.
-  run_plan(s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
+  run_plan(into, s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
   release_call_buffers(s);
 }
 

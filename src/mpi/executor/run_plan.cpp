@@ -8,10 +8,10 @@
 
 namespace optcoll::mpi {
 
-void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t, MPI_Op op,
-              const void* init, bool complete, const plan::BlockLayout* layout,
+void run_plan(detail::Persistent* into, CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base,
+              const TypeInfo& t, MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
               std::span<const MpiExecutor::Part> parts) {
-  if (capturing() != nullptr) return capture_plan(s, choice, spec, base, t, op, init, complete, layout, parts);
+  if (into != nullptr) return capture_plan(*into, s, choice, spec, base, t, op, init, complete, layout, parts);
   std::unique_ptr<PreparedPlan>& cached = s.plans[static_cast<std::size_t>(spec.op)];
   if (cached == nullptr || !cached->matches(choice, spec, layout)) {
     cached.reset();
@@ -24,8 +24,9 @@ void run_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, vo
   s.scratch.trim(kKeepCallBuffers);
 }
 
-void run_plan(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base) {
-  if (capturing() != nullptr) return capture_prepared(s, std::move(plan), cfg, base);
+void run_plan(detail::Persistent* into, CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg,
+              void* base) {
+  if (into != nullptr) return capture_prepared(*into, s, std::move(plan), cfg, base);
   plan->bind(cfg, {base}, s.executor, s.scratch);
   plan->run();
 }

@@ -150,9 +150,6 @@ void Persistent::ran() {
 }  // namespace detail
 
 namespace mpi {
-namespace {
-thread_local detail::Persistent* t_capture = nullptr;
-}  // namespace
 
 bool other_requests_running() noexcept {
   return detail::g_running_count.load(std::memory_order_acquire) > detail::t_waiting;
@@ -189,22 +186,10 @@ void progress_requests() noexcept {
   detail::g_running_lock.store(false, std::memory_order_release);
 }
 
-Capture::Capture(detail::Persistent& r) noexcept {
-  t_capture = &r;
-}
-Capture::~Capture() {
-  t_capture = nullptr;
-}
-
-detail::Persistent* capturing() noexcept {
-  return t_capture;
-}
-
 namespace {
 // The settings of the request being built: its own duplicate (persistent;
 // made here, collective) or its own tag (nonblocking).
-ExecConfig request_config(CommState& s, ExecConfig cfg) {
-  detail::Persistent& r = *t_capture;
+ExecConfig request_config(detail::Persistent& r, CommState& s, ExecConfig cfg) {
   if (r.persistent) {
     check(PMPI_Comm_dup(s.comm, &r.dup), "MPI_Comm_dup");
     check(PMPI_Comm_set_errhandler(r.dup, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
@@ -216,12 +201,11 @@ ExecConfig request_config(CommState& s, ExecConfig cfg) {
 }
 }  // namespace
 
-void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t,
-                  MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
+void capture_plan(detail::Persistent& r, CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base,
+                  const TypeInfo& t, MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
                   std::span<const MpiExecutor::Part> parts) {
-  detail::Persistent& r = *t_capture;
   r.state = s.shared_from_this();
-  const ExecConfig cfg = request_config(s, exec_config(s, t, op));
+  const ExecConfig cfg = request_config(r, s, exec_config(s, t, op));
   if (!r.persistent) {  // the plan of an earlier nonblocking call like this one, if one is spare
     const std::lock_guard lock(s.spare.lock);
     std::vector<std::unique_ptr<PreparedPlan>>& spare = s.spare.plans;
@@ -236,23 +220,23 @@ void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec
   r.plan->bind(cfg, {base, init, complete, parts}, r.ex, r.scratch);
 }
 
-void capture_prepared(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base) {
-  detail::Persistent& r = *t_capture;
+void capture_prepared(detail::Persistent& r, CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg,
+                      void* base) {
   r.state = s.shared_from_this();
   r.plan = std::move(plan);
-  r.plan->bind(request_config(s, cfg), {base}, r.ex, r.scratch);
+  r.plan->bind(request_config(r, s, cfg), {base}, r.ex, r.scratch);
 }
 
-ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept {
-  return t_capture != nullptr ? t_capture->stage[t_capture->stages++ % 2] : call_buffer;
+ByteBuffer& request_buffer(ByteBuffer& call_buffer, detail::Persistent* into) noexcept {
+  return into != nullptr ? into->stage[into->stages++ % 2] : call_buffer;
 }
 
-ByteBuffer& work_buffer(CommState& s) noexcept {
-  return t_capture != nullptr ? t_capture->work : s.work;
+ByteBuffer& work_buffer(CommState& s, detail::Persistent* into) noexcept {
+  return into != nullptr ? into->work : s.work;
 }
 
-Scratch& call_scratch(CommState& s) noexcept {
-  return t_capture != nullptr ? t_capture->scratch : s.scratch;
+Scratch& call_scratch(CommState& s, detail::Persistent* into) noexcept {
+  return into != nullptr ? into->scratch : s.scratch;
 }
 
 namespace {
@@ -268,31 +252,29 @@ void add_step(std::function<void()>& steps, std::function<void()> f) {
 }
 }  // namespace
 
-void before_each_run(std::function<void()> f) {
-  if (t_capture == nullptr) return f();
-  add_step(t_capture->before, std::move(f));
+void before_each_run(detail::Persistent* into, std::function<void()> f) {
+  if (into == nullptr) return f();
+  add_step(into->before, std::move(f));
 }
 
-void after_each_run(std::function<void()> f) {
-  if (t_capture == nullptr) return f();
-  add_step(t_capture->after, std::move(f));
+void after_each_run(detail::Persistent* into, std::function<void()> f) {
+  if (into == nullptr) return f();
+  add_step(into->after, std::move(f));
 }
 
-void copy_each_start(const void* from, void* to, std::int64_t count, const TypeInfo& t) {
-  before_each_run([from, to, count, t] {
+void copy_each_start(detail::Persistent* into, const void* from, void* to, std::int64_t count, const TypeInfo& t) {
+  before_each_run(into, [from, to, count, t] {
     ByteBuffer tmp;
     copy_elements(from, to, count, t, tmp);
   });
 }
 
-Request make_request(MPI_Comm comm, bool persistent, const std::function<void(HeldHandles&)>& call) {
+Request make_request(MPI_Comm comm, bool persistent,
+                     const std::function<void(HeldHandles&, detail::Persistent* into)>& call) {
   auto impl = std::make_unique<detail::Persistent>();
   impl->user = comm;
   impl->persistent = persistent;
-  {
-    Capture capture(*impl);
-    call(impl->held);
-  }
+  call(impl->held, impl.get());
   CommState& s = comm_state(comm);
   s.made_requests = true;
   if (impl->state == nullptr) impl->state = s.shared_from_this();  // a request with no plan to run (p = 1, no data)

@@ -2,12 +2,13 @@
 // and how start, test and wait drive it.
 //
 // A request is made by running the blocking call's own code (its checks,
-// its selection, its buffers) with a capture in place: run_plan() then
-// builds the PreparedPlan into the request, bound to the request's own
-// executor and scratch, instead of running it; what the call would have
-// does locally before and after the run (the copies at p = 1, the own
-// block, a result copied out of the working buffer) becomes the request's
-// `before` and `after` steps. So a request runs exactly the plan the blocking call runs.
+// its selection, its buffers) with the request to build passed down as
+// `into` (null: the call runs now): run_plan() then builds the
+// PreparedPlan into the request, bound to the request's own executor and
+// scratch, instead of running it; what the call does locally before and
+// after the run (the copies at p = 1, the own block, a result copied out
+// of the working buffer) becomes the request's `before` and `after` steps.
+// So a request runs exactly the plan the blocking call runs.
 //
 // A request keeps what it runs on alive until it is freed, whatever the
 // program frees meanwhile (MPI's rule): its communicator's CommState (with
@@ -82,16 +83,6 @@ namespace optcoll::mpi {
 
 inline constexpr int kRequestTags = 4096;  // tags kTag + 16 ... of nonblocking calls
 
-// While alive, the blocking implementations called on this thread build
-// into r instead of running (see above). Not nestable.
-class Capture {
- public:
-  explicit Capture(detail::Persistent& r) noexcept;
-  ~Capture();
-  Capture(const Capture&) = delete;
-  Capture& operator=(const Capture&) = delete;
-};
-
 // Advances every running request of this process (each one as far as it
 // goes without blocking): called whenever optcoll is entered (comm_state),
 // so that requests progress inside other optcoll calls too, not only in
@@ -103,41 +94,41 @@ void progress_requests() noexcept;
 // Persistent::wait) are running: then a blocking wait must advance them.
 bool other_requests_running() noexcept;
 
-// A request of the blocking call `call` (an mpi::*_impl on comm): its
-// checks and selection run now, the plan built into the request; a
-// nonblocking call's request (persistent false) is returned started. call
-// passes every datatype and operator through the HeldHandles it is given
-// (held.type(t), held.op(op)), so that the request runs on handles the
-// program cannot free under it.
-Request make_request(MPI_Comm comm, bool persistent, const std::function<void(HeldHandles&)>& call);
+// A request of the blocking call `call` (an mpi::*_impl on comm, given the
+// request as its `into`): its checks and selection run now, the plan built
+// into the request; a nonblocking call's request (persistent false) is
+// returned started. call passes every datatype and operator through the
+// HeldHandles it is given (held.type(t), held.op(op)), so that the request
+// runs on handles the program cannot free under it.
+Request make_request(MPI_Comm comm, bool persistent,
+                     const std::function<void(HeldHandles&, detail::Persistent* into)>& call);
 
-// The request being built on this thread, or nullptr.
-detail::Persistent* capturing() noexcept;
-
-// run_plan() under a Capture: the plan built and bound into the request.
-void capture_plan(CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base, const TypeInfo& t,
-                  MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
+// run_plan() into a request: the plan built and bound into it.
+void capture_plan(detail::Persistent& into, CommState& s, const Choice& choice, const plan::PlanSpec& spec, void* base,
+                  const TypeInfo& t, MPI_Op op, const void* init, bool complete, const plan::BlockLayout* layout,
                   std::span<const MpiExecutor::Part> parts);
 
-// run_plan() of a plan the caller prepared (a tree's), under a Capture:
-// the plan bound into the request.
-void capture_prepared(CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg, void* base);
+// run_plan() of a plan the caller prepared (a tree's), into a request: the
+// plan bound into it.
+void capture_prepared(detail::Persistent& into, CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg,
+                      void* base);
 
-// The call's working buffer and scratch: the request's own under a
-// Capture, else the communicator's.
-ByteBuffer& work_buffer(CommState& s) noexcept;
-Scratch& call_scratch(CommState& s) noexcept;
-// A buffer of the call's own (staging): under a Capture one of the
-// request's two, else call_buffer.
-ByteBuffer& request_buffer(ByteBuffer& call_buffer) noexcept;
+// The call's working buffer and scratch: the request's own where the call
+// is built into one (into), else the communicator's.
+ByteBuffer& work_buffer(CommState& s, detail::Persistent* into) noexcept;
+Scratch& call_scratch(CommState& s, detail::Persistent* into) noexcept;
+// A buffer of the call's own (staging): one of the request's two where the
+// call is built into one, else call_buffer.
+ByteBuffer& request_buffer(ByteBuffer& call_buffer, detail::Persistent* into) noexcept;
 
-// A blocking call's local step: run now, or under a Capture at each start
-// of the request (before its run) / when each run has completed (after).
-void before_each_run(std::function<void()> f);
-void after_each_run(std::function<void()> f);
+// A blocking call's local step: run now (into null), or at each start of
+// the request it is built into (before its run) / when each run has
+// completed (after).
+void before_each_run(detail::Persistent* into, std::function<void()> f);
+void after_each_run(detail::Persistent* into, std::function<void()> f);
 
 // Copies count elements of t from `from` to `to` (copy_elements) as a step
 // before the run.
-void copy_each_start(const void* from, void* to, std::int64_t count, const TypeInfo& t);
+void copy_each_start(detail::Persistent* into, const void* from, void* to, std::int64_t count, const TypeInfo& t);
 
 }  // namespace optcoll::mpi

@@ -17,13 +17,14 @@ namespace {
 // mine: this rank's block; all: the root's p blocks of all_count elements
 // each (rooted.hpp).
 void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std::int64_t all_count,
-                  MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options) {
+                  MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options,
+                  detail::Persistent* into) {
   const char* what = op == plan::Collective::gather ? "gather" : "scatter";
   RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, true, all_count}, root, comm,
                                    {options.algorithm, what, "binomial, linear"});
   // Equal blocks: my_bytes is the same at every rank.
   if (call.my_bytes == 0) return;
-  if (call.c.size == 1) return copy_single_rank(call);
+  if (call.c.size == 1) return copy_single_rank(call, into);
   CommState& s = call.c.comm_state(comm);
   // Every tree of the registry is the binomial tree on equal blocks; the
   // linear plan runs when named, and for Scatter where the root's bytes
@@ -31,23 +32,25 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   const std::string name = tree_algorithm(s, op, options.algorithm, kRegularTreeNames);
   if (runs_linear(s, name, op, false, call.my_bytes)) {
     const std::vector<std::int64_t> bytes(call.a.is_root ? static_cast<std::size_t>(call.c.size) : 0, call.my_bytes);
-    return run_tree(s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
+    return run_tree(into, s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
   }
-  run_tree(s, std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes));
+  run_tree(into, s, std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes));
 }
 
 }  // namespace
 
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+                 std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
+                 detail::Persistent* into) {
   regular_tree(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"}, recvbuf, recvcount, recvtype,
-               "recvbuf", root, comm, options);
+               "recvbuf", root, comm, options, into);
 }
 
 void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options) {
+                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
+                  detail::Persistent* into) {
   regular_tree(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"}, sendbuf, sendcount, sendtype,
-               "sendbuf", root, comm, options);
+               "sendbuf", root, comm, options, into);
 }
 
 }  // namespace optcoll::mpi

@@ -90,16 +90,13 @@ Request make_persistent(MPI_Comm comm, int root, const std::function<RootedCall(
       for (std::size_t i = 1; i < sizes.size(); ++i) displs[i] = displs[i - 1] + sizes[i - 1];
     }
     std::int64_t mine = 0;
-    scatter_impl(sizes.data(), 1, MPI_INT64_T, &mine, 1, MPI_INT64_T, root, comm, {});
+    scatter_impl(sizes.data(), 1, MPI_INT64_T, &mine, 1, MPI_INT64_T, root, comm, {}, nullptr);
     std::vector<std::int64_t> record(static_cast<std::size_t>(mine));
     scatterv_impl(records.data(), sizes, displs, MPI_INT64_T, record.data(), mine, MPI_INT64_T, root, comm,
-                  {"adaptive_binomial", 0});
+                  {"adaptive_binomial", 0}, nullptr);
     tree = parse_record(record, c.rank);
   }
-  {
-    Capture capture(*impl);  // the request's own duplicate communicator, plan and steps
-    run_tree(s, std::move(call.a), std::move(tree));
-  }
+  run_tree(impl.get(), s, std::move(call.a), std::move(tree));  // the request's own duplicate, plan and steps
   return Request(std::move(impl));
 }
 

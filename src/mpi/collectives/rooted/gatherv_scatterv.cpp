@@ -24,7 +24,7 @@
 namespace optcoll::mpi {
 
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
-                   const Options& options) {
+                   const Options& options, detail::Persistent* into) {
   CommState& s = c.comm_state(comm);
   const ExecConfig e = tree_config(s);
   const std::string name = tree_algorithm(s, a.op, options.algorithm, kIrregularAlgorithms);
@@ -32,7 +32,7 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
     std::vector<std::int64_t> all;
     if (a.is_root)
       for (const plan::Segment& g : a.groups) all.push_back(g.count * a.all_type.size);
-    return run_tree(s, std::move(a), linear_rank_tree(c.size, root, c.rank, all, my_bytes));
+    return run_tree(into, s, std::move(a), linear_rank_tree(c.size, root, c.rank, all, my_bytes));
   }
   const bool consider_two = name.empty() || name == "two";
   std::array<std::int64_t, 4> header{0, 0, 0, 0};
@@ -67,27 +67,27 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
       t = two_rank_tree(two, c.size, c.rank, root, a.is_root ? &a.order : nullptr);
     }
   }
-  run_tree(s, std::move(a), std::move(t));
+  run_tree(into, s, std::move(a), std::move(t));
 }
 
 void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, const Options& options) {
+                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into) {
   RootedCall call = prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"},
                                    {recvbuf, recvcounts, displs, recvtype, "recvbuf"}, root, comm,
                                    {options.algorithm, "gatherv", kIrregularAlgorithms});
-  if (call.c.size == 1) return copy_single_rank(call);
-  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);
+  if (call.c.size == 1) return copy_single_rank(call, into);
+  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options, into);
 }
 
 void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
                    MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, const Options& options) {
+                   MPI_Comm comm, const Options& options, detail::Persistent* into) {
   RootedCall call = prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"},
                                    {sendbuf, sendcounts, displs, sendtype, "sendbuf"}, root, comm,
                                    {options.algorithm, "scatterv", kIrregularAlgorithms});
-  if (call.c.size == 1) return copy_single_rank(call);
-  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options);
+  if (call.c.size == 1) return copy_single_rank(call, into);
+  run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options, into);
 }
 
 }  // namespace optcoll::mpi

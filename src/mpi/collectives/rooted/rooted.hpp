@@ -63,7 +63,7 @@ RankTree two_rank_tree(const plan::TwoSizes& two, plan::rank_t p, plan::rank_t r
 // "linear"), builds this rank's part and runs it. a.groups (root) in
 // elements of a.all_type; my_bytes this rank's block. Collective.
 void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my_bytes, int root,
-                   const Options& options);
+                   const Options& options, detail::Persistent* into);
 
 // rooted_call.cpp: the root's counts and displacements (elements of t) as one
 // group per rank; MPI_ERR_ARG for missing or short arrays, MPI_ERR_COUNT for
@@ -112,7 +112,7 @@ struct RootedCall {
 RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSide& all, int root, MPI_Comm comm,
                           const TreeNames& names);
 // p = 1: the own block's copy between the two sides (none in place).
-void copy_single_rank(const RootedCall& call);
+void copy_single_rank(const RootedCall& call, detail::Persistent* into);
 
 inline constexpr const char* kIrregularAlgorithms = "adaptive_binomial, binomial, two, linear";
 

@@ -80,12 +80,12 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
   return call;
 }
 
-void copy_single_rank(const RootedCall& call) {
+void copy_single_rank(const RootedCall& call, detail::Persistent* into) {
   const TreeArgs& a = call.a;
   if (a.mine == nullptr || call.my_bytes == 0) return;  // in place, or nothing
   void* group = offset(const_cast<void*>(a.all), a.groups[0].offset * a.all_type.extent);
-  before_each_run([op = a.op, mine = a.mine, n = a.mine_count, mt = a.mine_type, group, all_n = a.groups[0].count,
-                   at = a.all_type] {
+  before_each_run(into, [op = a.op, mine = a.mine, n = a.mine_count, mt = a.mine_type, group, all_n = a.groups[0].count,
+                         at = a.all_type] {
     ByteBuffer tmp;
     if (op == plan::Collective::gather)
       copy_typed(mine, n, mt, group, all_n, at, tmp);

@@ -194,7 +194,7 @@ void Staging::copy_out() {
 
 }  // namespace
 
-void run_tree(CommState& s, TreeArgs a, RankTree t) {
+void run_tree(detail::Persistent* into, CommState& s, TreeArgs a, RankTree t) {
   auto st = std::make_shared<Staging>();
   st->args = std::move(a);
   ExecConfig cfg = tree_config(s);
@@ -208,14 +208,14 @@ void run_tree(CommState& s, TreeArgs a, RankTree t) {
       break;
     case Mode::root_bytes:
     case Mode::packed:
-      st->base = work_buffer(s).get(std::max<std::int64_t>(st->packed_bytes, 1));
+      st->base = work_buffer(s, into).get(std::max<std::int64_t>(st->packed_bytes, 1));
       break;
   }
-  st->tmp = &call_scratch(s).copy;
-  before_each_run([st] { st->copy_in(); });
-  run_plan(s, std::move(plan), cfg, st->base);
-  after_each_run([st] { st->copy_out(); });
-  if (capturing() == nullptr) release_call_buffers(s);
+  st->tmp = &call_scratch(s, into).copy;
+  before_each_run(into, [st] { st->copy_in(); });
+  run_plan(into, s, std::move(plan), cfg, st->base);
+  after_each_run(into, [st] { st->copy_out(); });
+  if (into == nullptr) release_call_buffers(s);
 }
 
 }  // namespace optcoll::mpi

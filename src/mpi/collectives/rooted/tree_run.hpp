@@ -41,6 +41,10 @@
 #include "mpi/executor/executor.hpp"
 #include "optcoll/plan/tree_plan.hpp"
 
+namespace optcoll::detail {
+struct Persistent;
+}  // namespace optcoll::detail
+
 namespace optcoll::mpi {
 
 // One rank's part of a tree. Positions are ranks, except at the root of a
@@ -78,10 +82,11 @@ struct CommState;
 
 // Runs this rank's part of tree t with a's buffers: the tree becomes a plan
 // (plan::make_tree_plan) in a PreparedPlan that run_plan() runs like every
-// collective's, now or, under a Capture (request.hpp), as the request's
-// plan. The buffer modes above are what it adds: the working buffer, and
-// the own-block and packing copies as steps before and after each run.
-void run_tree(CommState& s, TreeArgs a, RankTree t);
+// collective's, now (into null) or as the plan of the request it is built
+// into (request.hpp). The buffer modes above are what it adds: the working
+// buffer, and the own-block and packing copies as steps before and after
+// each run.
+void run_tree(detail::Persistent* into, CommState& s, TreeArgs a, RankTree t);
 
 // TypeInfo of MPI_PACKED (one byte per element).
 const TypeInfo& packed_type();
