@@ -42,7 +42,10 @@ namespace detail {
 
 const void* span_send(const void* send, std::size_t send_size, const void* recv, std::size_t recv_size,
                       std::size_t elem_bytes, bool by_comm_size, MPI_Comm comm, const char* what) {
-  const mpi::CallInfo c = mpi::check_call(comm, static_cast<std::int64_t>(send_size), MPI_BYTE, 0);
+  // The spans' sizes and the in-place test need the communicator only: the
+  // call itself checks its arguments (once, in its implementation).
+  const mpi::CommLookup c = mpi::look_up(comm);
+  if (c.bad != nullptr) throw MpiError(MPI_ERR_COMM, std::string("optcoll: ") + c.bad);
   const std::size_t factor = by_comm_size ? static_cast<std::size_t>(c.size) : 1;
   if (recv_size < send_size * factor)
     throw MpiError(MPI_ERR_BUFFER, std::string("optcoll::") + what + ": the receive span is too short");
@@ -55,8 +58,9 @@ const void* span_send(const void* send, std::size_t send_size, const void* recv,
 
 void reduce_span(const void* send, std::size_t send_size, void* recv, std::size_t recv_size, MPI_Datatype type,
                  MPI_Op op, int root, MPI_Comm comm, const Options& options) {
-  const mpi::CallInfo c = mpi::check_call(comm, static_cast<std::int64_t>(send_size), type, root);
-  const bool is_root = c.rank == root;
+  const mpi::CommLookup c = mpi::look_up(comm);
+  if (c.bad != nullptr) throw MpiError(MPI_ERR_COMM, std::string("optcoll: ") + c.bad);
+  const bool is_root = c.rank == root;  // (a root out of range: reduce_impl's MPI_ERR_ROOT)
   if (is_root && recv_size < send_size)
     throw MpiError(MPI_ERR_BUFFER, "optcoll::reduce: the root's receive span is shorter than the send span");
   const void* sendbuf = is_root && send == recv && send_size > 0 ? MPI_IN_PLACE : send;
