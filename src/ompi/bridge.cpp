@@ -260,9 +260,9 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
     const Inside inside;                                                                                              \
     oo::finalize_hook();                                                                                              \
     return oo::run_request(false, request, MPI_INFO_NULL, [&](Pending& p) {                                           \
-      const auto optcoll = [&p](auto... a) {                                                                          \
+      const auto optcoll = [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                         \
         return oo::carry(                                                                                             \
-            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(a..., h); }, a...);                        \
+            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(I##field)(c, a..., h); }, a...);                     \
       };                                                                                                              \
       const auto native = [&p](auto... a) { return optcoll_ompi_native_I##field(a..., p.request); };                  \
       return shapes::shape<Op::I##field>(shapes::Calls{optcoll, native, p.staging.get()}, OPTCOLL_PLAIN_ARGS(shape)); \
@@ -276,9 +276,9 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
     const Inside inside;                                                                                              \
     oo::finalize_hook();                                                                                              \
     return oo::run_request(true, request, info, [&](Pending& p) {                                                     \
-      const auto optcoll = [&p](auto... a) {                                                                          \
+      const auto optcoll = [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                         \
         return oo::carry(                                                                                             \
-            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(a..., p.info, h); }, a...);             \
+            p, [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name##_init)(c, a..., p.info, h); }, a...);          \
       };                                                                                                              \
       const auto native = [&p](auto... a) { return optcoll_ompi_native_##Name##_init(a..., p.info, p.request); };     \
       return shapes::shape<Op::Name##_init>(shapes::Calls{optcoll, native, p.staging.get()},                          \

@@ -29,12 +29,12 @@ namespace rq = optcoll::pmpi::requests;
 // The calls (shapes::Calls) the shape of the nonblocking call Name gets,
 // for the pending call `p` in the caller's scope; Pmpi: MPI's own call
 // (PMPI_<Name>, or its large-count binding).
-#define OPTCOLL_PMPI_I_CALLS(Name, Pmpi)                                                                           \
-  shapes::Calls {                                                                                                  \
-    [&p](auto... a) {                                                                                              \
-      return rq::carry(p, rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., h); }); \
-    },                                                                                                             \
-        [&p](auto... a) { return Pmpi(a..., p.request); }, p.staging.get()                                         \
+#define OPTCOLL_PMPI_I_CALLS(Name, Pmpi)                                                                              \
+  shapes::Calls {                                                                                                     \
+    [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                                                \
+      return rq::carry(p, rq::comm_of(a...), [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(c, a..., h); }); \
+    },                                                                                                                \
+        [&p](auto... a) { return Pmpi(a..., p.request); }, p.staging.get()                                            \
   }
 
 #define OPTCOLL_PMPI_REQUEST_I(Name, shape)                                                                \
@@ -54,13 +54,13 @@ namespace rq = optcoll::pmpi::requests;
 #endif
 
 #ifdef OPTCOLL_PERSISTENT
-#define OPTCOLL_PMPI_INIT_CALLS(Name, Pmpi)                                                          \
-  shapes::Calls {                                                                                    \
-    [&p](auto... a) {                                                                                \
-      return rq::carry(p, rq::comm_of(a...),                                                         \
-                       [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(a..., p.info, h); }); \
-    },                                                                                               \
-        [&p](auto... a) { return Pmpi(a..., p.info, p.request); }, p.staging.get()                   \
+#define OPTCOLL_PMPI_INIT_CALLS(Name, Pmpi)                                                             \
+  shapes::Calls {                                                                                       \
+    [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                                  \
+      return rq::carry(p, rq::comm_of(a...),                                                            \
+                       [&](OPTCOLL_Request* h) { return OPTCOLL_PMPI_API(Name)(c, a..., p.info, h); }); \
+    },                                                                                                  \
+        [&p](auto... a) { return Pmpi(a..., p.info, p.request); }, p.staging.get()                      \
   }
 
 #define OPTCOLL_PMPI_REQUEST_init(Name, shape)                                                 \

@@ -292,7 +292,7 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups) {
   const bool tracing = g_config.settings.verbose >= 2;
   if (mode == Mode::native) {
     if (tracing) why = mpi::env_name(c) + "=native";
-  } else if (call.p == 1 || select::shape_of(call).m == 0) {
+  } else if (call.p == 1 || call.payload() == 0) {
     why = "nothing to move";
   } else if (mode == Mode::optcoll) {
     path = Path::optcoll;

@@ -24,7 +24,7 @@
 #include "mpi/api/api_entries.hpp"
 #include "mpi/api/c_api.hpp"
 #include "mpi/api/signatures.h"
-#include "mpi/checks/supported.hpp"
+#include "mpi/checks/call_info.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
 #include "optcoll/optcoll.hpp"
@@ -33,50 +33,55 @@
 // OPTCOLL_PMPI_API(Name): what the operation MPI_<Name> of a shape
 // (blocking, nonblocking or persistent; the int and the large-count
 // binding alike) calls in optcoll, with the arguments its shape hands
-// k.optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts
-// (src/mpi/api/c_api_int64.hpp), the same for every shape.
-#define OPTCOLL_PMPI_API(Name) optcoll::mpi::wide::Name
+// k.optcoll: the C API's call OPTCOLL_<Name> on 64-bit counts, on the
+// Gate's description of the call (mpi::described, c_api_int64.hpp), the
+// same for every shape.
+#define OPTCOLL_PMPI_API(Name) optcoll::mpi::described::Name
+
+// A shape's arguments after first, in parentheses.
+#define OPTCOLL_ARGS_AFTER(first, shape) (first OPTCOLL_SIG_##shape(OPTCOLL_SIG_ARG))
 
 namespace optcoll::pmpi::shapes {
 
 // What every call checks first.
+// c: the call as the Gate checked it, which the shape hands to optcoll
+// (k.optcoll's first argument): the communicator, and a reduction's
+// datatype and operator, checked here once (call_info.hpp).
 struct Gate {
   bool active = false;        // route at all (else straight to PMPI_*, uncounted)
   const char* bad = nullptr;  // why optcoll cannot take the call
-  int size = 1;
-  int rank = 0;
+  mpi::CallInfo c;
 
   explicit Gate(MPI_Comm comm) noexcept {
     active = pmpi::active();
     if (!active) return;
     const mpi::CommLookup l = mpi::look_up(comm);
     bad = l.bad;
-    size = l.size;
-    rank = l.rank;
+    c.size = l.size;
+    c.rank = l.rank;
+    c.state = l.state;
   }
   // A reduction of count elements of type with op as every rank knows it
   // (`bad` set when the arguments are invalid, or when optcoll does not
-  // take the datatype or operator: reduction_supported).
+  // take the datatype or operator); c describes it.
   select::Call reduction(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
-    select::Call c;
-    c.elem_size = std::max<std::int64_t>(payload(1, type), 1);
-    c.count = count;
     if (bad == nullptr && count < 0) bad = "invalid count";
-    if (bad == nullptr && op == MPI_OP_NULL) bad = "invalid MPI_Op";
-    const mpi::Reduction r = mpi::reduction_of(count, type, op);
-    if (bad == nullptr) bad = r.unsupported;
-    c.commutative = r.commutative;
-    c.exact = bad == nullptr && r.exact;
-    return c;
+    if (bad == nullptr) bad = mpi::describe_reduction(c, count, type, op);
+    if (bad != nullptr) return {.elem_size = 1, .count = count};
+    return {.elem_size = std::max<std::int64_t>(c.type.size, 1),
+            .count = count,
+            .commutative = c.commutative,
+            .exact = c.exact};
   }
-  // A reduction's datatype and operator on buffers of count elements:
-  // optcoll takes them (mpi::reduction_of), else `bad`. The same at every
-  // rank: MPI requires the same count, datatype and op everywhere.
-  void reduction_supported(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
-    if (bad == nullptr) bad = mpi::reduction_of(count, type, op).unsupported;
+  // The same datatype on buffers of count elements, as optcoll takes them
+  // (else `bad`): the same at every rank, as MPI requires the same count and
+  // datatype everywhere.
+  void reduction_supported(std::int64_t count, MPI_Datatype type) noexcept {
+    mpi::CallInfo other = c;
+    if (bad == nullptr) bad = mpi::describe_type(other, count, type);
   }
   void check_root(int root) noexcept {
-    if (bad == nullptr && (root < 0 || root >= size)) bad = "invalid root";
+    if (bad == nullptr && (root < 0 || root >= c.size)) bad = "invalid root";
   }
   // The payload of count elements of type (-1 and `bad` set when invalid).
   std::int64_t payload(std::int64_t count, MPI_Datatype type) noexcept {
@@ -90,13 +95,13 @@ struct Gate {
   bool optcoll(Op op, MPI_Comm comm, select::Call call, Groups groups = {}) {
     if (bad != nullptr) return fallback(op, comm, bad) == Path::optcoll;
     call.op = info(op).collective;
-    call.p = size;
+    call.p = c.size;
     return route(op, comm, call, groups) == Path::optcoll;
   }
   // The same for Gatherv, Scatterv, Alltoallv: this rank's own bytes only.
   bool optcoll_v(Op op, MPI_Comm comm, std::int64_t own) {
     if (!active) return false;
-    return route_v(op, comm, size, own, bad) == Path::optcoll;
+    return route_v(op, comm, c.size, own, bad) == Path::optcoll;
   }
 };
 
@@ -137,9 +142,9 @@ int bcast(const K& k, void* buffer, Count count, MPI_Datatype datatype, int root
     Staging local;
     Staging& st = k.staging_or(local);
     ByteStream& data = st.stream(buffer, count, datatype, bytes);
-    if (g.rank == root) st.load(data);
-    const int rc = k.optcoll(data.data(), bytes, MPI_BYTE, root, comm);
-    if (rc == MPI_SUCCESS && g.rank != root) st.store(data);
+    if (g.c.rank == root) st.load(data);
+    const int rc = k.optcoll(g.c, data.data(), bytes, MPI_BYTE, root, comm);
+    if (rc == MPI_SUCCESS && g.c.rank != root) st.store(data);
     return rc;
   });
 }
@@ -153,7 +158,7 @@ int reduce(const K& k, const void* sendbuf, void* recvbuf, Count count, MPI_Data
   if (!g.active) return k.native OPTCOLL_ARGS(reduce);
   g.check_root(root);
   if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(reduce);
-  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(reduce); });
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS_AFTER(g.c, reduce); });
 }
 
 }  // namespace optcoll::pmpi::shapes

@@ -34,29 +34,31 @@ int alltoall(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype send
   const std::int64_t block = in_place ? g.payload(recvcount, recvtype) : g.payload(sendcount, sendtype);
   if (!in_place) g.payload(recvcount, recvtype);
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = block})) return k.native OPTCOLL_ARGS(alltoall);
-  const bool as_bytes = mpi::unsupported_datatype(recvcount, recvtype) != nullptr ||
-                        (!in_place && mpi::unsupported_datatype(sendcount, sendtype) != nullptr);
+  // (g.c then describes recvtype, which the call's own checks take as checked.)
+  mpi::CallInfo send_side = g.c;
+  const bool as_bytes = mpi::describe_type(g.c, recvcount, recvtype) != nullptr ||
+                        (!in_place && mpi::describe_type(send_side, sendcount, sendtype) != nullptr);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = k.staging_or(local);
-    if (!as_bytes) return k.optcoll OPTCOLL_ARGS(alltoall);
-    const auto p = static_cast<std::size_t>(g.size);
+    if (!as_bytes) return k.optcoll OPTCOLL_ARGS_AFTER(g.c, alltoall);
+    const auto p = static_cast<std::size_t>(g.c.size);
     std::vector<std::int64_t> rc(p, recvcount), rd(p), sc(p, sendcount), sd(p);
     for (std::size_t j = 0; j < p; ++j) {
       rd[j] = static_cast<std::int64_t>(j) * recvcount;
       sd[j] = static_cast<std::int64_t>(j) * sendcount;
     }
     SegmentedBytes& recv = st.segmented(recvbuf, rc.data(), rd.data(), p, recvtype);
-    const std::int64_t bytes = recv.total() / g.size;
+    const std::int64_t bytes = recv.total() / g.c.size;
     int rc_code = MPI_SUCCESS;
     if (in_place) {
       for (std::size_t j = 0; j < p; ++j) st.load(recv, j);
-      rc_code = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      rc_code = k.optcoll(g.c, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     } else {
       SegmentedBytes& send = st.segmented(sendbuf, sc.data(), sd.data(), p, sendtype);
-      const std::int64_t send_bytes = send.total() / g.size;
+      const std::int64_t send_bytes = send.total() / g.c.size;
       for (std::size_t j = 0; j < p; ++j) st.load(send, j);
-      rc_code = k.optcoll(send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
+      rc_code = k.optcoll(g.c, send.data(), send_bytes, MPI_BYTE, recv.data(), bytes, MPI_BYTE, comm);
     }
     if (rc_code == MPI_SUCCESS) st.store(recv);
     return rc_code;
@@ -78,7 +80,7 @@ int alltoallv(const K& k, const void* sendbuf, const Count sendcounts[], const D
     g.bad = "NULL counts or displacements";
   std::int64_t own = 0;  // what this rank sends
   const std::int64_t one = payload_bytes(1, in_place ? recvtype : sendtype);
-  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
+  for (int i = 0; g.bad == nullptr && i < g.c.size; ++i) {
     if (recvcounts[i] < 0 || (!in_place && sendcounts[i] < 0)) g.bad = "negative count";
     own += static_cast<std::int64_t>(in_place ? recvcounts[i] : sendcounts[i]) * std::max<std::int64_t>(one, 0);
   }
@@ -87,13 +89,13 @@ int alltoallv(const K& k, const void* sendbuf, const Count sendcounts[], const D
   // reports.)
   if (!g.optcoll_v(kOp, comm, own)) return k.native OPTCOLL_ARGS(alltoallv);
   return guarded(comm, [&] {
-    const auto p = static_cast<std::size_t>(g.size);
+    const auto p = static_cast<std::size_t>(g.c.size);
     // (MPI_IN_PLACE: the send arrays are ignored, and may be NULL.)
     const std::vector<std::int64_t> sc = widen(in_place ? nullptr : CountArray(sendcounts), p);
     const std::vector<std::int64_t> sd = widen(in_place ? nullptr : CountArray(sdispls), p);
     const std::vector<std::int64_t> rc = widen(recvcounts, p), rd = widen(rdispls, p);
-    return k.optcoll(sendbuf, mpi::wide::Counts(sc), mpi::wide::Counts(sd), sendtype, recvbuf, mpi::wide::Counts(rc),
-                     mpi::wide::Counts(rd), recvtype, comm);
+    return k.optcoll(g.c, sendbuf, mpi::wide::Counts(sc), mpi::wide::Counts(sd), sendtype, recvbuf,
+                     mpi::wide::Counts(rc), mpi::wide::Counts(rd), recvtype, comm);
   });
 }
 

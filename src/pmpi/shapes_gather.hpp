@@ -29,7 +29,7 @@ namespace optcoll::pmpi::shapes {
 
 // p x per-rank bytes (-1 for an invalid call).
 inline std::int64_t regular_total(const Gate& g, std::int64_t per_rank) {
-  return g.bad != nullptr ? -1 : per_rank * g.size;
+  return g.bad != nullptr ? -1 : per_rank * g.c.size;
 }
 
 template <Op kOp, class K, class Count>
@@ -40,20 +40,20 @@ int allgather(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sen
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, g.payload(recvcount, recvtype));
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(allgather);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.c.size})) return k.native OPTCOLL_ARGS(allgather);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = k.staging_or(local);
-    const std::int64_t per = total / g.size;
-    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
+    const std::int64_t per = total / g.c.size;
+    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.c.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);  // this rank's group is in recvbuf
-      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+      rc = k.optcoll(g.c, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, per);
       st.load(send);
-      rc = k.optcoll(send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
+      rc = k.optcoll(g.c, send.data(), per, MPI_BYTE, recv.data(), per, MPI_BYTE, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -72,7 +72,7 @@ int allgatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype se
   const std::int64_t one = g.payload(1, recvtype);
   std::int64_t total = 0, largest = 0, smallest = INT64_MAX;
   if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
-  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
+  for (int i = 0; g.bad == nullptr && i < g.c.size; ++i) {
     if (recvcounts[i] < 0) g.bad = "negative count";
     const std::int64_t b = static_cast<std::int64_t>(recvcounts[i]) * one;
     total += b;
@@ -85,18 +85,18 @@ int allgatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype se
   return guarded(comm, [&] {
     Staging local;
     Staging& st = k.staging_or(local);
-    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
-    const auto me = static_cast<std::size_t>(g.rank);
+    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.c.size), recvtype);
+    const auto me = static_cast<std::size_t>(g.c.rank);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv, me);
-      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+      rc = k.optcoll(g.c, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
                      MPI_BYTE, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, recv.byte_counts()[me]);
       st.load(send);
-      rc = k.optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
-                     comm);
+      rc = k.optcoll(g.c, send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                     MPI_BYTE, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -111,31 +111,31 @@ int gather(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendty
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(gather);
   g.check_root(root);
-  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool is_root = g.bad == nullptr && g.c.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
   std::int64_t per = -1;
   if (!in_place) per = g.payload(sendcount, sendtype);
   if (is_root) per = g.payload(recvcount, recvtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(gather);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.c.size})) return k.native OPTCOLL_ARGS(gather);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = k.staging_or(local);
-    const std::int64_t n = total / g.size;
+    const std::int64_t n = total / g.c.size;
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
-      return k.optcoll(send.data(), n, MPI_BYTE, nullptr, std::int64_t{0}, MPI_BYTE, root, comm);
+      return k.optcoll(g.c, send.data(), n, MPI_BYTE, nullptr, std::int64_t{0}, MPI_BYTE, root, comm);
     }
-    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.size, recvtype, total);
+    ByteStream& recv = st.stream(recvbuf, std::int64_t{recvcount} * g.c.size, recvtype, total);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv);
-      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      rc = k.optcoll(g.c, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, n);
       st.load(send);
-      rc = k.optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      rc = k.optcoll(g.c, send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -148,13 +148,13 @@ int gatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendt
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(gatherv);
   g.check_root(root);
-  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool is_root = g.bad == nullptr && g.c.rank == root;
   const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(sendcount, sendtype);
   if (is_root) {
     g.payload(1, recvtype);
     if (g.bad == nullptr && (recvcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
-    for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+    for (int i = 0; g.bad == nullptr && i < g.c.size; ++i)
       if (recvcounts[i] < 0) g.bad = "negative count";
   }
   // (A `bad` seen at the root only makes it alone take PMPI_*, but under
@@ -169,20 +169,20 @@ int gatherv(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendt
     if (!is_root) {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
       st.load(send);
-      return k.optcoll(send.data(), send.size(), MPI_BYTE, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE,
-                       root, comm);
+      return k.optcoll(g.c, send.data(), send.size(), MPI_BYTE, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{},
+                       MPI_BYTE, root, comm);
     }
-    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.size), recvtype);
+    SegmentedBytes& recv = st.segmented(recvbuf, recvcounts, displs, static_cast<std::size_t>(g.c.size), recvtype);
     int rc = MPI_SUCCESS;
     if (in_place) {
       st.load(recv, static_cast<std::size_t>(root));
-      rc = k.optcoll(MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+      rc = k.optcoll(g.c, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
                      MPI_BYTE, root, comm);
     } else {
       ByteStream& send = st.stream(sendbuf, sendcount, sendtype, own);
       st.load(send);
-      rc = k.optcoll(send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(), MPI_BYTE,
-                     root, comm);
+      rc = k.optcoll(g.c, send.data(), send.size(), MPI_BYTE, recv.data(), recv.byte_counts(), recv.byte_displs(),
+                     MPI_BYTE, root, comm);
     }
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
@@ -197,28 +197,28 @@ int scatter(const K& k, const void* sendbuf, Count sendcount, MPI_Datatype sendt
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(scatter);
   g.check_root(root);
-  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool is_root = g.bad == nullptr && g.c.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
   std::int64_t per = -1;
   if (!in_place) per = g.payload(recvcount, recvtype);
   if (is_root) per = g.payload(sendcount, sendtype);
   const std::int64_t total = regular_total(g, per);
-  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.size})) return k.native OPTCOLL_ARGS(scatter);
+  if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = total / g.c.size})) return k.native OPTCOLL_ARGS(scatter);
   return guarded(comm, [&] {
     Staging local;
     Staging& st = k.staging_or(local);
-    const std::int64_t n = total / g.size;
+    const std::int64_t n = total / g.c.size;
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-      const int rc = k.optcoll(nullptr, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+      const int rc = k.optcoll(g.c, nullptr, std::int64_t{0}, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
-    ByteStream& send = st.stream(sendbuf, std::int64_t{sendcount} * g.size, sendtype, total);
+    ByteStream& send = st.stream(sendbuf, std::int64_t{sendcount} * g.c.size, sendtype, total);
     st.load(send);
-    if (in_place) return k.optcoll(send.data(), n, MPI_BYTE, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, root, comm);
+    if (in_place) return k.optcoll(g.c, send.data(), n, MPI_BYTE, MPI_IN_PLACE, std::int64_t{0}, MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, n);
-    const int rc = k.optcoll(send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
+    const int rc = k.optcoll(g.c, send.data(), n, MPI_BYTE, recv.data(), n, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });
@@ -230,13 +230,13 @@ int scatterv(const K& k, const void* sendbuf, const Count sendcounts[], const Di
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(scatterv);
   g.check_root(root);
-  const bool is_root = g.bad == nullptr && g.rank == root;
+  const bool is_root = g.bad == nullptr && g.c.rank == root;
   const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
   if (!in_place) g.payload(recvcount, recvtype);
   if (is_root) {
     g.payload(1, sendtype);
     if (g.bad == nullptr && (sendcounts == nullptr || displs == nullptr)) g.bad = "NULL counts or displacements";
-    for (int i = 0; g.bad == nullptr && i < g.size; ++i)
+    for (int i = 0; g.bad == nullptr && i < g.c.size; ++i)
       if (sendcounts[i] < 0) g.bad = "negative count";
   }
   const std::int64_t own = in_place ? (g.bad == nullptr ? payload_bytes(sendcounts[root], sendtype) : 0)
@@ -247,20 +247,20 @@ int scatterv(const K& k, const void* sendbuf, const Count sendcounts[], const Di
     Staging& st = k.staging_or(local);
     if (!is_root) {
       ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
-      const int rc = k.optcoll(nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE, recv.data(), recv.size(),
-                               MPI_BYTE, root, comm);
+      const int rc = k.optcoll(g.c, nullptr, mpi::wide::Counts{}, mpi::wide::Counts{}, MPI_BYTE, recv.data(),
+                               recv.size(), MPI_BYTE, root, comm);
       if (rc == MPI_SUCCESS) st.store(recv);
       return rc;
     }
-    const auto p = static_cast<std::size_t>(g.size);
+    const auto p = static_cast<std::size_t>(g.c.size);
     SegmentedBytes& send = st.segmented(sendbuf, sendcounts, displs, p, sendtype);
     for (std::size_t i = 0; i < p; ++i) st.load(send, i);
     if (in_place)
-      return k.optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE, std::int64_t{0},
-                       MPI_BYTE, root, comm);
+      return k.optcoll(g.c, send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, MPI_IN_PLACE,
+                       std::int64_t{0}, MPI_BYTE, root, comm);
     ByteStream& recv = st.stream(recvbuf, recvcount, recvtype, own);
-    const int rc = k.optcoll(send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(), recv.size(),
-                             MPI_BYTE, root, comm);
+    const int rc = k.optcoll(g.c, send.data(), send.byte_counts(), send.byte_displs(), MPI_BYTE, recv.data(),
+                             recv.size(), MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS) st.store(recv);
     return rc;
   });

@@ -2,7 +2,7 @@
 // MPI_Scan and MPI_Exscan (one argument list), MPI_Reduce_scatter_block and
 // MPI_Reduce_scatter. MPI requires the same datatype (and counts) at every
 // rank, which is optcoll's contract too: the arguments go through unchanged.
-// A datatype or operator optcoll does not take (reduction_supported) goes
+// A datatype or operator optcoll does not take (Gate::reduction) goes
 // to PMPI_* at every rank alike.
 #pragma once
 
@@ -20,7 +20,7 @@ int allreduce(const K& k, const void* sendbuf, void* recvbuf, Count count, MPI_D
               MPI_Comm comm) {
   Gate g(comm);
   if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(allreduce);
-  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(allreduce); });
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS_AFTER(g.c, allreduce); });
 }
 
 template <Op kOp, class K, class Count>
@@ -29,9 +29,9 @@ int reduce_scatter_block(const K& k, const void* sendbuf, void* recvbuf, Count r
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(reduce_scatter_block);
   const select::Call call = g.reduction(recvcount, datatype, op);
-  g.reduction_supported(std::int64_t{recvcount} * g.size, datatype, op);  // the send buffer's elements
+  g.reduction_supported(std::int64_t{recvcount} * g.c.size, datatype);  // the send buffer's elements
   if (!g.optcoll(kOp, comm, call)) return k.native OPTCOLL_ARGS(reduce_scatter_block);
-  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS(reduce_scatter_block); });
+  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS_AFTER(g.c, reduce_scatter_block); });
 }
 
 // recvcounts are equal at every rank (MPI), so is their sum.
@@ -43,20 +43,20 @@ int reduce_scatter(const K& k, const void* sendbuf, void* recvbuf, const Count r
   // The groups: largest, smallest, total.
   std::int64_t largest = 0, smallest = INT64_MAX, total = 0;
   if (recvcounts == nullptr && g.bad == nullptr) g.bad = "NULL recvcounts";
-  for (int i = 0; g.bad == nullptr && i < g.size; ++i) {
+  for (int i = 0; g.bad == nullptr && i < g.c.size; ++i) {
     if (recvcounts[i] < 0) g.bad = "negative count";
     largest = std::max<std::int64_t>(largest, recvcounts[i]);
     smallest = std::min<std::int64_t>(smallest, recvcounts[i]);
     total += recvcounts[i];
   }
   select::Call call = g.reduction(largest, datatype, op);
-  g.reduction_supported(total, datatype, op);
+  g.reduction_supported(total, datatype);
   call.smallest = smallest;
   call.total = total;
   if (!g.optcoll(kOp, comm, call, {recvcounts, call.elem_size})) return k.native OPTCOLL_ARGS(reduce_scatter);
   return guarded(comm, [&] {
-    const std::vector<std::int64_t> counts = widen(recvcounts, static_cast<std::size_t>(g.size));
-    return k.optcoll(sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);
+    const std::vector<std::int64_t> counts = widen(recvcounts, static_cast<std::size_t>(g.c.size));
+    return k.optcoll(g.c, sendbuf, recvbuf, mpi::wide::Counts(counts), datatype, op, comm);
   });
 }
 

@@ -210,7 +210,7 @@ plan::Shape shape_of(const Call& c) {
   s.p = c.p;
   s.q = ceil_log2(c.p);
   const std::int64_t es = c.elem_size;
-  s.m = c.bytes();
+  s.m = c.payload();
   s.max_blocks = std::max<std::int64_t>(c.count, 1);
   s.nodes = c.nodes.count;
   s.lanes = c.nodes.lanes;
@@ -231,7 +231,6 @@ plan::Shape shape_of(const Call& c) {
     case Collective::scatter:
       s.largest = c.bytes();
       s.smallest = (c.smallest < 0 ? c.count : c.smallest) * es;
-      s.m = (c.total < 0 ? c.count * c.p : c.total) * es;
       if (c.doubling >= 0) s.doubling = c.doubling * es;
       break;
     case Collective::many_to_many:

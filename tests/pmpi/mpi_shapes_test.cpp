@@ -69,7 +69,7 @@ void expect_same(const std::function<Ints(bool)>& run, const char* what) {
 }
 
 // A stand-in for optcoll that must not be called.
-int never(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm) {
+int never(const mpi::CallInfo&, const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm) {
   ADD_FAILURE() << "optcoll called on an intercommunicator";
   return MPI_ERR_INTERN;
 }
@@ -94,8 +94,14 @@ template <class T>
 T narrow_arg(T x) {
   return x;
 }
+// It also checks the Gate's description of the call that the shape hands
+// optcoll (call_info.hpp): the communicator's size and this rank.
 template <auto F>
-constexpr auto standin = [](auto... a) { return F(narrow_arg(a)...); };
+constexpr auto standin = [](const mpi::CallInfo& c, auto... a) {
+  EXPECT_EQ(c.size, size());
+  EXPECT_EQ(c.rank, rank());
+  return F(narrow_arg(a)...);
+};
 
 class PmpiShapes : public ::testing::Test {
  protected:
@@ -138,18 +144,18 @@ TEST_F(PmpiShapes, Allgather) {
 }
 
 // The v shapes' stand-ins: MPI's own int binding on the 64-bit byte counts.
-int allgatherv_standin(const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc, wide::Counts rd,
-                       MPI_Datatype rt, MPI_Comm comm) {
+int allgatherv_standin(const mpi::CallInfo&, const void* sb, std::int64_t sc, MPI_Datatype st, void* rb,
+                       wide::Counts rc, wide::Counts rd, MPI_Datatype rt, MPI_Comm comm) {
   const Ints c = narrow(rc), d = narrow(rd);
   return PMPI_Allgatherv(sb, static_cast<int>(sc), st, rb, c.data(), d.data(), rt, comm);
 }
-int gatherv_standin(const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc, wide::Counts rd,
-                    MPI_Datatype rt, int root, MPI_Comm comm) {
+int gatherv_standin(const mpi::CallInfo&, const void* sb, std::int64_t sc, MPI_Datatype st, void* rb, wide::Counts rc,
+                    wide::Counts rd, MPI_Datatype rt, int root, MPI_Comm comm) {
   const Ints c = narrow(rc), d = narrow(rd);
   return PMPI_Gatherv(sb, static_cast<int>(sc), st, rb, c.data(), d.data(), rt, root, comm);
 }
-int scatterv_standin(const void* sb, wide::Counts sc, wide::Counts sd, MPI_Datatype st, void* rb, std::int64_t rc,
-                     MPI_Datatype rt, int root, MPI_Comm comm) {
+int scatterv_standin(const mpi::CallInfo&, const void* sb, wide::Counts sc, wide::Counts sd, MPI_Datatype st, void* rb,
+                     std::int64_t rc, MPI_Datatype rt, int root, MPI_Comm comm) {
   const Ints c = narrow(sc), d = narrow(sd);
   return PMPI_Scatterv(sb, c.data(), d.data(), st, rb, static_cast<int>(rc), rt, root, comm);
 }

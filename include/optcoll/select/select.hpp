@@ -79,6 +79,14 @@ struct Call {
     bool hierarchical() const noexcept { return count > 1 && largest > 1; }
   } nodes{};
   std::int64_t bytes() const noexcept { return count * elem_size; }
+  // The bytes of the whole collective as the models count them
+  // (plan::Shape::m): every group of the rank-group collectives, else the
+  // vector.
+  std::int64_t payload() const noexcept {
+    const bool groups = op == plan::Collective::allgather || op == plan::Collective::reduce_scatter ||
+                        op == plan::Collective::gather || op == plan::Collective::scatter;
+    return groups ? (total < 0 ? count * p : total) * elem_size : bytes();
+  }
   bool operator==(const Call&) const = default;
 };
 

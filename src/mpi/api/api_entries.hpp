@@ -56,9 +56,10 @@
 // A nonblocking (persistent: true) request of collective name on the
 // arguments of its shape: the blocking call's implementation built into
 // the request (mpi::make_request), with the request's own datatypes and
-// operators and the Options `options` in scope.
-#define OPTCOLL_MAKE_REQUEST(name, shape, persistent) \
+// operators and the Options `options` in scope; checked: the entry's
+// description of the call (const mpi::CallInfo*, null: none).
+#define OPTCOLL_MAKE_REQUEST(name, shape, persistent, checked) \
   ::optcoll::mpi::make_request(comm, persistent, [&](::optcoll::mpi::HeldHandles& h, ::optcoll::detail::Persistent* into) { \
-    ::optcoll::mpi::name##_impl(OPTCOLL_HELD_ARGS(shape), options, into); \
+    ::optcoll::mpi::name##_impl(OPTCOLL_HELD_ARGS(shape), options, into, checked); \
   })
 // clang-format on

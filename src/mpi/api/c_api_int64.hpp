@@ -35,3 +35,24 @@ using Request = OPTCOLL_Request;
 #undef OPTCOLL_COLLECTIVE
 
 }  // namespace optcoll::mpi::wide
+
+namespace optcoll::mpi {
+struct CallInfo;
+}
+
+// The same calls as the drop-in makes them (its OPTCOLL_PMPI_API): c
+// describes the call as its Gate checked it (call_info.hpp), which the MPI
+// layer takes as checked.
+namespace optcoll::mpi::described {
+
+using wide::Counts;
+using wide::Request;
+
+#define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)                 \
+  int Name(const CallInfo& c, OPTCOLL_WIDE_PARAMS(shape));                      \
+  int I##name(const CallInfo& c, OPTCOLL_WIDE_PARAMS(shape), Request* request); \
+  int Name##_init(const CallInfo& c, OPTCOLL_WIDE_PARAMS(shape), MPI_Info info, Request* request);
+#include "mpi/api/collectives.def"
+#undef OPTCOLL_COLLECTIVE
+
+}  // namespace optcoll::mpi::described

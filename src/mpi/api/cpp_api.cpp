@@ -19,14 +19,14 @@ int MpiError::mpi_class() const noexcept {
 #define OPTCOLL_CPP_INIT_tree(name, shape)
 #define OPTCOLL_CPP_INIT_call(name, shape)                                  \
   Request name##_init(OPTCOLL_WIDE_PARAMS(shape), const Options& options) { \
-    return OPTCOLL_MAKE_REQUEST(name, shape, true);                         \
+    return OPTCOLL_MAKE_REQUEST(name, shape, true, nullptr);                \
   }
 #define OPTCOLL_COLLECTIVE(Name, name, collective, shape, init)         \
   void name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) {       \
     mpi::name##_impl(OPTCOLL_PLAIN_ARGS(shape), options, nullptr);      \
   }                                                                     \
   Request i##name(OPTCOLL_WIDE_PARAMS(shape), const Options& options) { \
-    return OPTCOLL_MAKE_REQUEST(name, shape, false);                    \
+    return OPTCOLL_MAKE_REQUEST(name, shape, false, nullptr);           \
   }                                                                     \
   OPTCOLL_CPP_INIT_##init(name, shape)
 #include "mpi/api/collectives.def"

@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <string>
 
-#include "mpi/checks/supported.hpp"
 #include "mpi/collectives/collectives.hpp"
 #include "mpi/requests/request.hpp"
 
@@ -48,8 +47,10 @@ void check_count(std::int64_t count, const TypeInfo& t) {
     throw MpiError(MPI_ERR_COUNT, "optcoll: count " + std::to_string(count) + " times the extent overflows");
 }
 
-// The datatype part of check_call.
-void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
+// The datatype part of check_call: c.type and its group bits (an operator
+// checked on another datatype no longer holds).
+void type_into(CallInfo& c, std::int64_t count, MPI_Datatype type) {
+  c.op = MPI_OP_NULL;
   if (type == MPI_DATATYPE_NULL) throw MpiError(MPI_ERR_TYPE, "optcoll: MPI_DATATYPE_NULL");
   if (const NamedTypes::Entry* named = t_named.find(type)) {
     c.named_type = true;
@@ -77,14 +78,31 @@ void check_type(std::int64_t count, MPI_Datatype type, CallInfo& c) {
     if (PMPI_Pack(&none, 0, type, &none, 1, &pos, self_comm()) != MPI_SUCCESS)
       throw MpiError(MPI_ERR_TYPE, "optcoll: datatype not committed");
     c.type = TypeInfo::of(type);
+    c.type_groups = 0;
   }
   check_count(count, c.type);
 }
 
+// Why a described call is not taken, from the error its check raised.
+const char* why_not(const MpiError& e) noexcept {
+  return e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
+                                     : "a datatype optcoll does not take";
+}
+
 }  // namespace
 
-CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root) {
+CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root, const CallInfo* checked) {
   progress_requests();  // every call's first step: running requests advance (request.hpp)
+  if (checked != nullptr) {
+    // The entry checked comm and root, and count with type where it
+    // described this datatype.
+    CallInfo c = *checked;
+    if (type == MPI_DATATYPE_NULL || type != c.type.type) {
+      if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+      type_into(c, count, type);
+    }
+    return c;
+  }
   CallInfo c;
   const CommLookup l = look_up(comm);
   if (l.bad != nullptr) throw MpiError(MPI_ERR_COMM, std::string("optcoll: ") + l.bad);
@@ -92,11 +110,22 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
   c.rank = l.rank;
   c.state = l.state;
   if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
-  check_type(count, type, c);
+  type_into(c, count, type);
   if (root < 0 || root >= c.size)
     throw MpiError(MPI_ERR_ROOT,
                    "optcoll: root " + std::to_string(root) + " outside [0, " + std::to_string(c.size) + ")");
   return c;
+}
+
+TypeInfo check_type(const CallInfo& c, std::int64_t count, MPI_Datatype type) {
+  if (count < 0) throw MpiError(MPI_ERR_COUNT, "optcoll: negative count " + std::to_string(count));
+  if (type != MPI_DATATYPE_NULL && c.type.type == type) {
+    check_count(count, c.type);
+    return c.type;
+  }
+  CallInfo other;
+  type_into(other, count, type);
+  return other.type;
 }
 
 bool predefined_type(MPI_Datatype type) {
@@ -111,32 +140,27 @@ bool predefined_type(MPI_Datatype type) {
   return true;
 }
 
-const char* unsupported_datatype(std::int64_t count, MPI_Datatype type) noexcept {
+const char* describe_type(CallInfo& c, std::int64_t count, MPI_Datatype type) noexcept {
   try {
-    CallInfo c;
-    check_type(count, type, c);
+    type_into(c, count, type);
+  } catch (const MpiError& e) {
+    return why_not(e);
   } catch (...) {
     return "a datatype optcoll does not take";
   }
   return nullptr;
 }
 
-Reduction reduction_of(std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
-  Reduction r;
+const char* describe_reduction(CallInfo& c, std::int64_t count, MPI_Datatype type, MPI_Op op) noexcept {
   try {
-    CallInfo c;
-    check_type(count, type, c);
+    type_into(c, count, type);
     check_op(op, c);
-    const select::Call call = reduction_call(plan::Collective::allreduce, c, count, op);
-    r.commutative = call.commutative;
-    r.exact = call.exact;
   } catch (const MpiError& e) {
-    r.unsupported = e.mpi_class() == MPI_ERR_OP ? "an operator optcoll does not take on this datatype"
-                                                : "a datatype optcoll does not take";
+    return why_not(e);
   } catch (...) {
-    r.unsupported = "a datatype optcoll does not take";
+    return "a datatype optcoll does not take";
   }
-  return r;
+  return nullptr;
 }
 
 void check_buffer(const void* buffer, std::int64_t count, const TypeInfo& t, const char* what) {

@@ -116,21 +116,10 @@ bool applies(Groups g, std::uint8_t t) {
   return true;
 }
 
-}  // namespace
-
-std::uint8_t type_groups(MPI_Datatype t) noexcept {
-  std::uint8_t g = 0;
-  if (c_integer(t)) g |= kCInteger;
-  if (fortran_integer(t)) g |= kFortranInteger;
-  if (floating(t)) g |= kFloating;
-  if (logical(t)) g |= kLogical;
-  if (complex(t)) g |= kComplex;
-  if (t == MPI_BYTE) g |= kByte;
-  if (pair(t)) g |= kPair;
-  if (integer_pair(t)) g |= kIntegerPair;
-  return g;
-}
-
+// Whether op on c's datatype is exact: the predefined operators on
+// integers, logicals and bytes, MAXLOC/MINLOC on integer pairs; not on
+// floating point or complex data (rounding, and NaN and -0.0 in MAX/MIN),
+// not a user operator.
 bool exact_op(MPI_Op op, const CallInfo& c) {
   if (!c.named_type) return false;
   switch (groups_of(op)) {
@@ -148,28 +137,49 @@ bool exact_op(MPI_Op op, const CallInfo& c) {
   return false;
 }
 
-void check_op(MPI_Op op, const CallInfo& c) {
+}  // namespace
+
+std::uint8_t type_groups(MPI_Datatype t) noexcept {
+  std::uint8_t g = 0;
+  if (c_integer(t)) g |= kCInteger;
+  if (fortran_integer(t)) g |= kFortranInteger;
+  if (floating(t)) g |= kFloating;
+  if (logical(t)) g |= kLogical;
+  if (complex(t)) g |= kComplex;
+  if (t == MPI_BYTE) g |= kByte;
+  if (pair(t)) g |= kPair;
+  if (integer_pair(t)) g |= kIntegerPair;
+  return g;
+}
+
+void check_op(MPI_Op op, CallInfo& c) {
+  if (op != MPI_OP_NULL && op == c.op) return;  // checked on this datatype already
   if (op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
   if (op == MPI_REPLACE || op == MPI_NO_OP)
     throw MpiError(MPI_ERR_OP, "optcoll: MPI_REPLACE and MPI_NO_OP are for accumulates, not reductions");
   const Groups g = groups_of(op);
-  if (g == Groups::none) return;  // a user operator
-  if (!c.named_type)
-    throw MpiError(MPI_ERR_OP, "optcoll: a predefined operator needs a predefined datatype (use a user operator)");
-  if (!applies(g, c.type_groups)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
-}
-
-select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op) {
   // Every predefined operator commutes (MPI-4.0 §6.9.1); a user operator
   // says so itself.
   int commutative = 1;
-  if (groups_of(op) == Groups::none) check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  if (g == Groups::none) {
+    check(PMPI_Op_commutative(op, &commutative), "MPI_Op_commutative");
+  } else {
+    if (!c.named_type)
+      throw MpiError(MPI_ERR_OP, "optcoll: a predefined operator needs a predefined datatype (use a user operator)");
+    if (!applies(g, c.type_groups)) throw MpiError(MPI_ERR_OP, "optcoll: the operator is not defined on this datatype");
+  }
+  c.commutative = commutative != 0;
+  c.exact = exact_op(op, c);
+  c.op = op;
+}
+
+select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count) {
   return {.op = kind,
           .p = c.size,
           .elem_size = c.type.size,
           .count = count,
-          .commutative = commutative != 0,
-          .exact = exact_op(op, c)};
+          .commutative = c.commutative,
+          .exact = c.exact};
 }
 
 }  // namespace optcoll::mpi

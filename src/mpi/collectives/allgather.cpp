@@ -68,19 +68,20 @@ void own_block(Agreement& agree, const void* sendbuf, std::int64_t sendcount, MP
   agree.receives(agree.rank(), recvtype, recvcount);
 }
 
-// Checks of the send side; returns its TypeInfo (empty when in place).
-TypeInfo check_send(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, MPI_Comm comm) {
+// Checks of the send side of the call c; returns its TypeInfo (empty when
+// in place).
+TypeInfo check_send(const CallInfo& c, const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype) {
   if (sendbuf == MPI_IN_PLACE) return {};
-  const CallInfo sc = check_call(comm, sendcount, sendtype, 0);
-  check_buffer(sendbuf, sendcount, sc.type, "sendbuf");
-  return sc.type;
+  const TypeInfo st = check_type(c, sendcount, sendtype);
+  check_buffer(sendbuf, sendcount, st, "sendbuf");
+  return st;
 }
 
 }  // namespace
 
 void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                     std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
-                    detail::Persistent* into) {
+                    detail::Persistent* into, const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::allgather);
   agree.same_count(recvcount);
   agree.same_type(recvtype);
@@ -88,8 +89,8 @@ void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype se
   TypeInfo st;
   CallInfo c;
   agree.run([&] {
-    st = check_send(sendbuf, sendcount, sendtype, comm);
-    c = check_call(comm, recvcount, recvtype, 0);
+    c = check_call(comm, recvcount, recvtype, 0, checked);
+    st = check_send(c, sendbuf, sendcount, sendtype);
     check_buffer(recvbuf, recvcount, c.type, "recvbuf");
     check_algorithm_name(plan::Collective::allgather, options);
   });
@@ -99,7 +100,8 @@ void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype se
 
 void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                     const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::allgather);
   agree.same_counts(recvcounts);
   agree.same_type(recvtype);
@@ -111,8 +113,8 @@ void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype s
   std::int64_t largest = 0;
   std::int64_t total = 0;
   agree.run([&] {
-    st = check_send(sendbuf, sendcount, sendtype, comm);
-    c = check_call(comm, 0, recvtype, 0);
+    c = check_call(comm, 0, recvtype, 0, checked);
+    st = check_send(c, sendbuf, sendcount, sendtype);
     const auto p = static_cast<std::size_t>(c.size);
     if (recvcounts.size() < p || displs.size() < p)
       throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts and displs need one entry per rank");

@@ -20,7 +20,7 @@
 
 namespace optcoll::mpi {
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    const Options& options, detail::Persistent* into) {
+                    const Options& options, detail::Persistent* into, const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::allreduce);
   agree.same_op(op);
   agree.same_count(count);
@@ -28,7 +28,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
   CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   agree.run([&] {
-    c = check_call(comm, count, type, 0);
+    c = check_call(comm, count, type, 0, checked);
     check_op(op, c);
     if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
     check_buffer(recvbuf, count, c.type, "recvbuf");
@@ -42,7 +42,7 @@ void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_
     return;
   }
   CommState& s = c.comm_state(comm);
-  const select::Call call = reduction_call(plan::Collective::allreduce, c, count, op);
+  const select::Call call = reduction_call(plan::Collective::allreduce, c, count);
   const Choice choice = choose(s, call, options);
   plan::PlanSpec spec;
   spec.op = plan::Collective::allreduce;

@@ -141,7 +141,7 @@ void run_alltoall(const CallInfo& c, plan::Collective op, const void* sendbuf, s
 
 void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
-                   detail::Persistent* into) {
+                   detail::Persistent* into, const CallInfo* checked) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Agreement agree(comm, plan::Collective::alltoall);
   for (int j = 0; agree.active() && j < agree.size(); ++j) {
@@ -151,11 +151,11 @@ void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sen
   CallInfo c;
   TypeInfo st;
   agree.run([&] {
-    c = check_call(comm, recvcount, recvtype, 0);
+    c = check_call(comm, recvcount, recvtype, 0, checked);
     check_buffer(recvbuf, recvcount, c.type, "recvbuf");
     st = c.type;
     if (!in_place) {
-      st = check_call(comm, sendcount, sendtype, 0).type;
+      st = check_type(c, sendcount, sendtype);
       check_buffer(sendbuf, sendcount, st, "sendbuf");
       if (sendcount * st.size != recvcount * c.type.size)
         throw MpiError(MPI_ERR_TRUNCATE, "optcoll: Alltoall's send and receive block sizes differ");
@@ -177,17 +177,18 @@ void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sen
 void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                     std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
-                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                    const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::alltoallv);
   exchange::agree_pairs(agree, sendbuf, sendcounts, sendtype, recvcounts, recvtype);
   CallInfo c;
   TypeInfo st;
   agree.run([&] {
-    c = check_call(comm, 0, recvtype, 0);
+    c = check_call(comm, 0, recvtype, 0, checked);
     exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
     st = c.type;
     if (sendbuf != MPI_IN_PLACE) {
-      st = check_call(comm, 0, sendtype, 0).type;
+      st = check_type(c, 0, sendtype);
       exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, st, "sendbuf");
     }
     check_algorithm_name(plan::Collective::alltoallv, options);

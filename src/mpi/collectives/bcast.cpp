@@ -5,14 +5,14 @@
 namespace optcoll::mpi {
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options,
-                detail::Persistent* into) {
+                detail::Persistent* into, const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::bcast);
   agree.same_root(root);
   agree.same_count(count);
   agree.same_type(type);
   CallInfo c;
   agree.run([&] {
-    c = check_call(comm, count, type, root);
+    c = check_call(comm, count, type, root, checked);
     check_buffer(buffer, count, c.type, "buffer");
     check_algorithm_name(plan::Collective::bcast, options);
   });

@@ -1,7 +1,9 @@
 // Internal entry points of the MPI layer, shared by the C and C++ APIs. All
 // throw optcoll::MpiError (argument errors carry the MPI error class).
 // Every <op>_impl runs the call now (into null) or builds it into the
-// request `into` (make_request, request.hpp).
+// request `into` (make_request, request.hpp). It checks its arguments
+// (check_call, check_op), unless `checked` describes the call as its entry
+// checked it already (the drop-in's Gate): that part is then trusted.
 #pragma once
 
 #include <mpi.h>
@@ -13,26 +15,13 @@
 #include <vector>
 
 #include "mpi/checks/agreement.hpp"
+#include "mpi/checks/call_info.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
 #include "mpi/executor/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
 namespace optcoll::mpi {
-
-// What every call checks first: comm (MPI_ERR_COMM), count (MPI_ERR_COUNT),
-// datatype (MPI_ERR_TYPE), root (MPI_ERR_ROOT). Local.
-struct CallInfo {
-  int size = 1;
-  int rank = 0;
-  TypeInfo type;
-  CommState* state = nullptr;    // the communicator's cache, if built already
-  bool named_type = true;        // a predefined datatype
-  std::uint8_t type_groups = 0;  // a predefined datatype's: type_groups()
-
-  CommState& comm_state(MPI_Comm comm) const { return state != nullptr ? *state : mpi::comm_state(comm); }
-};
-CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int root);
 
 // Whether type is predefined (never freed), from check_call()'s cache of
 // predefined datatypes; also for MPI_DATATYPE_NULL and an invalid handle
@@ -45,21 +34,10 @@ bool predefined_type(MPI_Datatype type);
 // comparisons; a call then tests bits). 0 for a derived datatype.
 std::uint8_t type_groups(MPI_Datatype type) noexcept;
 
-// MPI_ERR_OP for MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP, and a predefined
-// operator on a datatype it is not defined for (operators.cpp). Local.
-void check_op(MPI_Op op, const CallInfo& c);
-
-// Whether op on c's datatype is exact: the same bits in any association and
-// operand order (plan::PlanSpec::exact): the predefined operators on
-// integers, logicals and bytes, MAXLOC/MINLOC on integer pairs; not on
-// floating point or complex data (rounding, and NaN and -0.0 in MAX/MIN),
-// not a user operator. Local.
-bool exact_op(MPI_Op op, const CallInfo& c);
-
-// The selection's Call for a reduction of count elements of c's datatype:
-// whether op commutes (MPI_Op_commutative) and is exact (exact_op). The
-// group fields (smallest, total) are the caller's to fill. Local.
-select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count, MPI_Op op);
+// The selection's Call for a reduction of count elements of c's datatype
+// with the operator check_op() recorded in c. The group fields (smallest,
+// total) are the caller's to fill. Local.
+select::Call reduction_call(plan::Collective kind, const CallInfo& c, std::int64_t count);
 
 // MPI_ERR_BUFFER for a NULL buffer that would be dereferenced, and for
 // MPI_IN_PLACE where a real buffer is needed.
@@ -88,31 +66,37 @@ void run_plan(detail::Persistent* into, CommState& s, std::unique_ptr<PreparedPl
 void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cfg, void* base);
 
 void bcast_impl(void* buffer, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm, const Options& options,
-                detail::Persistent* into);
+                detail::Persistent* into, const CallInfo* checked = nullptr);
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                 MPI_Comm comm, const Options& options, detail::Persistent* into);
+                 MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked = nullptr);
 void allgather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                     std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
-                    detail::Persistent* into);
+                    detail::Persistent* into, const CallInfo* checked = nullptr);
 void allgatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                      std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs,
-                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into);
+                     MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                     const CallInfo* checked = nullptr);
 void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm, const Options& options, detail::Persistent* into);
+                               MPI_Comm comm, const Options& options, detail::Persistent* into,
+                               const CallInfo* checked = nullptr);
 void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into);
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                         const CallInfo* checked = nullptr);
 void allreduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    const Options& options, detail::Persistent* into);
+                    const Options& options, detail::Persistent* into, const CallInfo* checked = nullptr);
 // kind: plan::Collective::scan or exscan (scan.cpp).
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into);
+               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into,
+               const CallInfo* checked = nullptr);
 inline void scan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
-                      MPI_Comm comm, const Options& options, detail::Persistent* into) {
-  scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options, into);
+                      MPI_Comm comm, const Options& options, detail::Persistent* into,
+                      const CallInfo* checked = nullptr) {
+  scan_impl(plan::Collective::scan, sendbuf, recvbuf, count, type, op, comm, options, into, checked);
 }
 inline void exscan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op,
-                        MPI_Comm comm, const Options& options, detail::Persistent* into) {
-  scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options, into);
+                        MPI_Comm comm, const Options& options, detail::Persistent* into,
+                        const CallInfo* checked = nullptr) {
+  scan_impl(plan::Collective::exscan, sendbuf, recvbuf, count, type, op, comm, options, into, checked);
 }
 
 // Gather and scatter (gather_scatter.cpp, gatherv_scatterv.cpp; checks: rooted_call.cpp):
@@ -120,16 +104,17 @@ inline void exscan_impl(const void* sendbuf, void* recvbuf, std::int64_t count, 
 // the root only (non-roots may pass empty spans).
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
-                 detail::Persistent* into);
+                 detail::Persistent* into, const CallInfo* checked = nullptr);
 void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
-                  detail::Persistent* into);
+                  detail::Persistent* into, const CallInfo* checked = nullptr);
 void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into);
+                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                  const CallInfo* checked = nullptr);
 void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
                    MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, const Options& options, detail::Persistent* into);
+                   MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked = nullptr);
 
 // Personalized exchanges (alltoall.cpp, many_to_many.cpp): MPI's semantics
 // with 64-bit counts and displacements (in elements of the types);
@@ -137,14 +122,15 @@ void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts
 // receive counts, displacements and type).
 void alltoall_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                    std::int64_t recvcount, MPI_Datatype recvtype, MPI_Comm comm, const Options& options,
-                   detail::Persistent* into);
+                   detail::Persistent* into, const CallInfo* checked = nullptr);
 void alltoallv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                     std::span<const std::int64_t> sdispls, MPI_Datatype sendtype, void* recvbuf,
                     std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> rdispls,
-                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into);
+                    MPI_Datatype recvtype, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                    const CallInfo* checked = nullptr);
 void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                        std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
                        std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options,
-                       detail::Persistent* into);
+                       detail::Persistent* into, const CallInfo* checked = nullptr);
 
 }  // namespace optcoll::mpi

@@ -17,13 +17,13 @@ namespace optcoll::mpi {
 void many_to_many_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts,
                        std::span<const std::int64_t> sdispls, void* recvbuf, std::span<const std::int64_t> recvcounts,
                        std::span<const std::int64_t> rdispls, MPI_Datatype type, MPI_Comm comm, const Options& options,
-                       detail::Persistent* into) {
+                       detail::Persistent* into, const CallInfo* checked) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   Agreement agree(comm, plan::Collective::many_to_many);
   exchange::agree_pairs(agree, sendbuf, sendcounts, type, recvcounts, type);
   CallInfo c;
   agree.run([&] {
-    c = check_call(comm, 0, type, 0);
+    c = check_call(comm, 0, type, 0, checked);
     exchange::check_counts(recvcounts, rdispls, c.size, recvbuf, c.type, "recvbuf");
     if (!in_place) exchange::check_counts(sendcounts, sdispls, c.size, sendbuf, c.type, "sendbuf");
     check_algorithm_name(plan::Collective::many_to_many, options);

@@ -10,7 +10,7 @@
 namespace optcoll::mpi {
 
 void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type, MPI_Op op, int root,
-                 MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                 MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::reduce);
   agree.same_root(root);
   agree.same_op(op);
@@ -19,7 +19,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
   CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   agree.run([&] {
-    c = check_call(comm, count, type, root);
+    c = check_call(comm, count, type, root, checked);
     check_op(op, c);
     const bool is_root = c.rank == root;
     if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
@@ -38,7 +38,7 @@ void reduce_impl(const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Dat
     return;
   }
   CommState& s = c.comm_state(comm);
-  const select::Call call = reduction_call(plan::Collective::reduce, c, count, op);
+  const select::Call call = reduction_call(plan::Collective::reduce, c, count);
   const Choice choice = choose(s, call, options);
   void* work = recvbuf;
   if (!is_root) work = offset(work_buffer(s, into).get(c.type.span_bytes(count)), -c.type.true_lb);

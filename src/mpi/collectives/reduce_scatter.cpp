@@ -16,7 +16,7 @@ namespace optcoll::mpi {
 namespace {
 
 // The checks of both, after check_call: own = this rank's result elements.
-void check_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, std::int64_t own, std::int64_t total,
+void check_reduce_scatter(CallInfo& c, const void* sendbuf, void* recvbuf, std::int64_t own, std::int64_t total,
                           MPI_Op op, const Options& options) {
   check_op(op, c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -41,7 +41,7 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
     return;
   }
   CommState& s = c.comm_state(comm);
-  select::Call call = reduction_call(plan::Collective::reduce_scatter, c, largest, op);
+  select::Call call = reduction_call(plan::Collective::reduce_scatter, c, largest);
   call.smallest = largest;
   for (const plan::Segment& g : groups) call.smallest = std::min(call.smallest, g.count);
   call.total = total;
@@ -73,22 +73,23 @@ void run_reduce_scatter(const CallInfo& c, const void* sendbuf, void* recvbuf, s
 }  // namespace
 
 void reduce_scatter_block_impl(const void* sendbuf, void* recvbuf, std::int64_t recvcount, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                               MPI_Comm comm, const Options& options, detail::Persistent* into,
+                               const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::reduce_scatter);
   agree.same_op(op);
   agree.same_count(recvcount);
   agree.same_type(type);
   CallInfo c;
   agree.run([&] {
-    c = check_call(comm, recvcount, type, 0);
+    c = check_call(comm, recvcount, type, 0, checked);
     check_reduce_scatter(c, sendbuf, recvbuf, recvcount, c.size * recvcount, op, options);
   });
   run_reduce_scatter(c, sendbuf, recvbuf, {}, recvcount, c.size * recvcount, op, comm, options, into);
 }
 
 void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std::int64_t> recvcounts,
-                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options,
-                         detail::Persistent* into) {
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into,
+                         const CallInfo* checked) {
   Agreement agree(comm, plan::Collective::reduce_scatter);
   agree.same_op(op);
   agree.same_counts(recvcounts);
@@ -98,7 +99,7 @@ void reduce_scatter_impl(const void* sendbuf, void* recvbuf, std::span<const std
   std::int64_t at = 0;
   std::int64_t largest = 0;
   agree.run([&] {
-    c = check_call(comm, 0, type, 0);
+    c = check_call(comm, 0, type, 0, checked);
     const auto p = static_cast<std::size_t>(c.size);
     if (recvcounts.size() < p) throw MpiError(MPI_ERR_ARG, "optcoll: recvcounts needs one entry per rank");
     groups.resize(p);

@@ -16,7 +16,7 @@
 namespace optcoll::mpi {
 
 void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::int64_t count, MPI_Datatype type,
-               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into) {
+               MPI_Op op, MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked) {
   const bool exclusive = kind == plan::Collective::exscan;
   Agreement agree(comm, kind);
   agree.same_op(op);
@@ -25,7 +25,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   CallInfo c;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   agree.run([&] {
-    c = check_call(comm, count, type, 0);
+    c = check_call(comm, count, type, 0, checked);
     check_op(op, c);
     if (!in_place) check_buffer(sendbuf, count, c.type, "sendbuf");
     // Exscan's rank 0 receives nothing; MPI still lets it pass a buffer (or
@@ -45,7 +45,7 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
     return;
   }
   CommState& s = c.comm_state(comm);
-  const select::Call call = reduction_call(kind, c, count, op);
+  const select::Call call = reduction_call(kind, c, count);
   const Choice choice = choose(s, call, options);
   const void* init = in_place ? recvbuf : sendbuf;
   void* work = recvbuf;

@@ -38,12 +38,12 @@ void run_plan(CommState& s, const plan::Compiled& compiled, const ExecConfig& cf
 
 Decision describe(MPI_Comm comm, plan::Collective op, std::int64_t count, MPI_Datatype type, MPI_Op mpi_op,
                   const Options& options, std::int64_t smallest, std::int64_t total, std::int64_t doubling) {
-  const CallInfo c = check_call(comm, count, type, 0);
+  CallInfo c = check_call(comm, count, type, 0);
   CommState& s = c.comm_state(comm);
   select::Call call{.op = op, .p = c.size, .elem_size = c.type.size, .count = count};
   if (plan::is_reduction(op)) {
-    if (mpi_op == MPI_OP_NULL) throw MpiError(MPI_ERR_OP, "optcoll: MPI_OP_NULL");
-    call = reduction_call(op, c, count, mpi_op);
+    check_op(mpi_op, c);
+    call = reduction_call(op, c, count);
   }
   call.smallest = smallest;  // Allgather / Reduce_scatter: count is the largest group
   call.total = total;

@@ -18,10 +18,10 @@ namespace {
 // each (rooted.hpp).
 void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std::int64_t all_count,
                   MPI_Datatype all_type, const char* all_name, int root, MPI_Comm comm, const Options& options,
-                  detail::Persistent* into) {
+                  detail::Persistent* into, const CallInfo* checked) {
   const char* what = op == plan::Collective::gather ? "gather" : "scatter";
   RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, true, all_count}, root, comm,
-                                   {options.algorithm, what, "binomial, linear"});
+                                   {options.algorithm, what, "binomial, linear"}, checked);
   // Equal blocks: my_bytes is the same at every rank.
   if (call.my_bytes == 0) return;
   if (call.c.size == 1) return copy_single_rank(call, into);
@@ -41,16 +41,16 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
 
 void gather_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                  std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
-                 detail::Persistent* into) {
+                 detail::Persistent* into, const CallInfo* checked) {
   regular_tree(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"}, recvbuf, recvcount, recvtype,
-               "recvbuf", root, comm, options, into);
+               "recvbuf", root, comm, options, into, checked);
 }
 
 void scatter_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::int64_t recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const Options& options,
-                  detail::Persistent* into) {
+                  detail::Persistent* into, const CallInfo* checked) {
   regular_tree(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"}, sendbuf, sendcount, sendtype,
-               "sendbuf", root, comm, options, into);
+               "sendbuf", root, comm, options, into, checked);
 }
 
 }  // namespace optcoll::mpi

@@ -72,20 +72,20 @@ void run_irregular(const CallInfo& c, MPI_Comm comm, TreeArgs a, std::int64_t my
 
 void gatherv_impl(const void* sendbuf, std::int64_t sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const std::int64_t> recvcounts, std::span<const std::int64_t> displs, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                  int root, MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked) {
   RootedCall call = prepare_rooted(plan::Collective::gather, {sendbuf, sendcount, sendtype, "sendbuf"},
                                    {recvbuf, recvcounts, displs, recvtype, "recvbuf"}, root, comm,
-                                   {options.algorithm, "gatherv", kIrregularAlgorithms});
+                                   {options.algorithm, "gatherv", kIrregularAlgorithms}, checked);
   if (call.c.size == 1) return copy_single_rank(call, into);
   run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options, into);
 }
 
 void scatterv_impl(const void* sendbuf, std::span<const std::int64_t> sendcounts, std::span<const std::int64_t> displs,
                    MPI_Datatype sendtype, void* recvbuf, std::int64_t recvcount, MPI_Datatype recvtype, int root,
-                   MPI_Comm comm, const Options& options, detail::Persistent* into) {
+                   MPI_Comm comm, const Options& options, detail::Persistent* into, const CallInfo* checked) {
   RootedCall call = prepare_rooted(plan::Collective::scatter, {recvbuf, recvcount, recvtype, "recvbuf"},
                                    {sendbuf, sendcounts, displs, sendtype, "sendbuf"}, root, comm,
-                                   {options.algorithm, "scatterv", kIrregularAlgorithms});
+                                   {options.algorithm, "scatterv", kIrregularAlgorithms}, checked);
   if (call.c.size == 1) return copy_single_rank(call, into);
   run_irregular(call.c, comm, std::move(call.a), call.my_bytes, root, options, into);
 }

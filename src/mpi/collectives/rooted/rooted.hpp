@@ -110,7 +110,7 @@ struct RootedCall {
 // rooted_call.cpp: checks a Gather(v) (op gather) or Scatter(v) (op scatter)
 // call at every rank; errors are agreed (Agreement). Collective.
 RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSide& all, int root, MPI_Comm comm,
-                          const TreeNames& names);
+                          const TreeNames& names, const CallInfo* checked = nullptr);
 // p = 1: the own block's copy between the two sides (none in place).
 void copy_single_rank(const RootedCall& call, detail::Persistent* into);
 

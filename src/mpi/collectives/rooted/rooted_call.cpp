@@ -31,7 +31,7 @@ std::vector<plan::Segment> root_groups(int p, std::span<const std::int64_t> coun
 }
 
 RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSide& all, int root, MPI_Comm comm,
-                          const TreeNames& names) {
+                          const TreeNames& names, const CallInfo* checked) {
   const bool gather = op == plan::Collective::gather;
   RootedCall call;
   const bool in_place = mine.buf == MPI_IN_PLACE;
@@ -47,7 +47,7 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
       }
   }
   agree.run([&] {
-    call.c = check_call(comm, 0, MPI_BYTE, root);
+    call.c = check_call(comm, 0, MPI_BYTE, root, checked);
     check_tree_algorithm(names.requested, names.op, names.valid);
     const bool is_root = call.c.rank == root;
     if (in_place && !is_root) throw MpiError(MPI_ERR_BUFFER, "optcoll: MPI_IN_PLACE is only valid at the root");
@@ -56,14 +56,14 @@ RootedCall prepare_rooted(plan::Collective op, const OwnSide& mine, const RootSi
     a.is_root = is_root;
     a.rank = call.c.rank;
     if (!in_place) {
-      a.mine_type = check_call(comm, mine.count, mine.type, root).type;
+      a.mine_type = check_type(call.c, mine.count, mine.type);
       check_buffer(mine.buf, mine.count, a.mine_type, mine.name);
       a.mine = mine.buf;
       a.mine_count = mine.count;
     }
     call.my_bytes = mine.count * a.mine_type.size;
     if (is_root) {
-      a.all_type = check_call(comm, 0, all.type, root).type;
+      a.all_type = check_type(call.c, 0, all.type);
       if (all.equal) {
         std::vector<std::int64_t> counts(static_cast<std::size_t>(call.c.size), all.each), displs(counts.size());
         for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<std::int64_t>(i) * all.each;
