@@ -44,24 +44,26 @@ class MergeRounds final : public plan::Executor {
 
   Bytes& buffer(std::int64_t id) { return bufs_[static_cast<std::size_t>(id)]; }
 
+  // The round's posts, collected as the plan's Step (capacity kept).
   void send(plan::rank_t to, std::span<const plan::BlockRun> runs) override {
-    send_to_ = to;
-    send_.assign(runs.begin(), runs.end());
+    step_.send_to = to;
+    step_.send.assign(runs.begin(), runs.end());
   }
   void recv(plan::rank_t from, std::span<const plan::BlockRun> runs, plan::Action action) override {
-    recv_from_ = from;
-    recv_.assign(runs.begin(), runs.end());
-    action_ = action;
+    step_.recv_from = from;
+    step_.recv.assign(runs.begin(), runs.end());
+    step_.on_recv = action;
   }
-  void local(const plan::LocalOp& op) override { locals_.push_back(op); }
+  void local(const plan::LocalOp& op) override { step_.local.push_back(op); }
 
   void wait() override {
-    const std::size_t n_out = send_to_ >= 0 ? send_.size() : 0, n_in = recv_from_ >= 0 ? recv_.size() : 0;
+    const std::size_t n_out = step_.send_to >= 0 ? step_.send.size() : 0;
+    const std::size_t n_in = step_.recv_from >= 0 ? step_.recv.size() : 0;
     // The header: run lengths in bytes, this rank's [0, n_out), the peer's after.
     header_.assign(n_out + n_in, 0);
     std::int64_t out_bytes = 0;
     for (std::size_t k = 0; k < n_out; ++k) {
-      header_[k] = static_cast<std::int64_t>(buffer(id(send_[k])).size());
+      header_[k] = static_cast<std::int64_t>(buffer(id(step_.send[k])).size());
       out_bytes += header_[k];
     }
     exchange(header_.data(), words(n_out), words(n_in));
@@ -74,18 +76,18 @@ class MergeRounds final : public plan::Executor {
     // The runs: this rank's at [0, out_bytes), the peer's after.
     arena_.resize(static_cast<std::size_t>(out_bytes + in_bytes));
     std::byte* at = arena_.data();
-    for (std::size_t k = 0; k < n_out; ++k) at = std::ranges::copy(buffer(id(send_[k])), at).out;
+    for (std::size_t k = 0; k < n_out; ++k) at = std::ranges::copy(buffer(id(step_.send[k])), at).out;
     exchange(arena_.data(), out_bytes, in_bytes);
     for (std::size_t k = 0; k < n_in; ++k) {
       const std::int64_t h = header_[n_out + k];
-      Bytes& own = buffer(id(recv_[k]));
-      if (action_ == plan::Action::copy)
+      Bytes& own = buffer(id(step_.recv[k]));
+      if (step_.on_recv == plan::Action::copy)
         own.assign(at, at + h);
       else
         own = merged(at, h, own.data(), static_cast<std::int64_t>(own.size()));
       at += h;
     }
-    for (const plan::LocalOp& op : locals_) {
+    for (const plan::LocalOp& op : step_.local) {
       Bytes& to = buffer(id(op.to));
       const Bytes& from = buffer(id(op.from));
       if (op.action == plan::Action::copy)
@@ -94,8 +96,7 @@ class MergeRounds final : public plan::Executor {
         to = merged(from.data(), static_cast<std::int64_t>(from.size()), to.data(),
                     static_cast<std::int64_t>(to.size()));
     }
-    locals_.clear();
-    send_to_ = recv_from_ = -1;
+    step_.clear();
   }
 
  private:
@@ -111,10 +112,10 @@ class MergeRounds final : public plan::Executor {
     return out;
   }
   static std::int64_t words(std::size_t n) { return static_cast<std::int64_t>(n) * 8; }
-  // One round through the executor: bytes [0, out) of data to send_to_,
-  // [out, out + in) from recv_from_.
+  // One round through the executor: bytes [0, out) of data to the step's
+  // send_to, [out, out + in) from its recv_from.
   void exchange(void* data, std::int64_t out, std::int64_t in) {
-    plan::compile_exchange(send_to_, {0, out}, recv_from_, {out, in}, out + in, round_);
+    plan::compile_exchange(step_.send_to, {0, out}, step_.recv_from, {out, in}, out + in, round_);
     run_plan(s_, round_, cfg_, data);
   }
 
@@ -125,12 +126,7 @@ class MergeRounds final : public plan::Executor {
   const void* ctx_;
   std::int64_t all_;
   Bytes bufs_[4];
-  plan::rank_t send_to_ = -1;
-  plan::rank_t recv_from_ = -1;
-  std::vector<plan::BlockRun> send_;
-  std::vector<plan::BlockRun> recv_;
-  plan::Action action_ = plan::Action::copy;
-  std::vector<plan::LocalOp> locals_;
+  plan::Step step_;
   std::vector<std::int64_t> header_;
   Bytes arena_;
   plan::Compiled round_;
