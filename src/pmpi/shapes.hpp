@@ -43,10 +43,10 @@
 
 namespace optcoll::pmpi::shapes {
 
-// What every call checks first.
-// c: the call as the Gate checked it, which the shape hands to optcoll
-// (k.optcoll's first argument): the communicator, and a reduction's
-// datatype and operator, checked here once (call_info.hpp).
+// What every call checks first, into c: the call as the Gate checked it
+// (the communicator, and a reduction's datatype and operator: once,
+// call_info.hpp), which the shape hands optcoll as k.optcoll's first
+// argument.
 struct Gate {
   bool active = false;        // route at all (else straight to PMPI_*, uncounted)
   const char* bad = nullptr;  // why optcoll cannot take the call
