@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "mpi/checks/call_info.hpp"
 #include "mpi/executor/datatype.hpp"
 #include "optcoll/optcoll.hpp"
 
@@ -11,6 +12,10 @@ namespace optcoll::pmpi {
 
 std::int64_t payload_bytes(std::int64_t count, MPI_Datatype type) noexcept {
   if (count < 0 || type == MPI_DATATYPE_NULL) return -1;
+  if (const mpi::TypeInfo* t = mpi::cached_type(type)) {  // a predefined datatype seen before
+    if (t->size > 0 && count > INT64_MAX / t->size) return -1;
+    return count * t->size;
+  }
   MPI_Count size = 0;
   if (PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0) return -1;
   if (size > 0 && count > INT64_MAX / size) return -1;
@@ -19,15 +24,14 @@ std::int64_t payload_bytes(std::int64_t count, MPI_Datatype type) noexcept {
 
 namespace {
 
-// Whether elements of type t are their bytes in order, back to back (a
-// named type's lower bound is 0).
-bool plain_bytes(const mpi::TypeInfo& t) {
-  int ints = 0;
-  int addrs = 0;
-  int types = 0;
-  int combiner = MPI_COMBINER_NAMED;
-  mpi::check(PMPI_Type_get_envelope(t.type, &ints, &addrs, &types, &combiner), "MPI_Type_get_envelope");
-  return combiner == MPI_COMBINER_NAMED && t.contiguous && t.true_lb == 0;
+// The TypeInfo of type (cached where it is predefined), and whether its
+// elements are their bytes in order, back to back (a named type's lower
+// bound is 0): plain.
+mpi::TypeInfo info_of(MPI_Datatype type, bool& plain) {
+  bool named = false;
+  const mpi::TypeInfo t = mpi::type_info(type, named);
+  plain = named && t.contiguous && t.true_lb == 0;
+  return t;
 }
 
 }  // namespace
@@ -40,8 +44,7 @@ ByteStream::ByteStream(const void* buf, std::int64_t count, MPI_Datatype type, s
     direct_ = true;
     return;
   }
-  type_ = mpi::TypeInfo::of(type);
-  direct_ = plain_bytes(type_);
+  type_ = info_of(type, direct_);
   if (direct_) return;
   if (count * type_.size != bytes)  // (an erroneous call: the two sides' sizes differ)
     throw MpiError(MPI_ERR_TRUNCATE, "optcoll: the buffer's size is not the call's");
@@ -61,8 +64,7 @@ void ByteStream::store() {
 
 SegmentedBytes::SegmentedBytes(const void* buf, CountArray counts, CountArray displs, std::size_t p, MPI_Datatype type)
     : buf_(buf), bytes_(p), displs_(p) {
-  type_ = mpi::TypeInfo::of(type);
-  direct_ = plain_bytes(type_);
+  type_ = info_of(type, direct_);
   for (std::size_t i = 0; i < p; ++i) {
     bytes_[i] = counts[i] * type_.size;
     displs_[i] = displs[i] * type_.extent;

@@ -128,6 +128,18 @@ TypeInfo check_type(const CallInfo& c, std::int64_t count, MPI_Datatype type) {
   return other.type;
 }
 
+TypeInfo type_info(MPI_Datatype type, bool& named) {
+  CallInfo c;
+  type_into(c, 0, type);
+  named = c.named_type;
+  return c.type;
+}
+
+const TypeInfo* cached_type(MPI_Datatype type) noexcept {
+  const NamedTypes::Entry* e = type == MPI_DATATYPE_NULL ? nullptr : t_named.find(type);
+  return e != nullptr ? &e->info : nullptr;
+}
+
 bool predefined_type(MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL || t_named.find(type) != nullptr) return true;
   int ni = 0;

@@ -48,6 +48,14 @@ CallInfo check_call(MPI_Comm comm, std::int64_t count, MPI_Datatype type, int ro
 // the same handle, else checked as check_call() checks. Local.
 TypeInfo check_type(const CallInfo& c, std::int64_t count, MPI_Datatype type);
 
+// The TypeInfo of a valid datatype, and whether it is predefined: from the
+// cache of predefined datatypes that the checks keep (no MPI call for one
+// seen before; a predefined one enters it). Throws MpiError. Local.
+TypeInfo type_info(MPI_Datatype type, bool& named);
+// The cached TypeInfo of a predefined datatype seen before, else nullptr.
+// Local; no MPI call.
+const TypeInfo* cached_type(MPI_Datatype type) noexcept;
+
 // MPI_ERR_OP for MPI_OP_NULL, MPI_REPLACE / MPI_NO_OP, and a predefined
 // operator on a datatype it is not defined for; else records op in c with
 // whether it commutes and is exact (nothing to do where c holds op

@@ -53,6 +53,7 @@ MPI_Op HeldHandles::op(MPI_Op op) {
 }
 
 HeldHandles::~HeldHandles() {
+  if (types_.empty() && ops_.empty()) return;  // (a blocking call's: nothing held, no MPI query)
   const bool done = finalized();
   for (MPI_Datatype& t : types_)
     if (!done) PMPI_Type_free(&t);
