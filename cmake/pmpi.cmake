@@ -34,6 +34,11 @@ if(OPTCOLL_BUILD_TESTS)
   target_link_libraries(optcoll_pmpi_shapes_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
   optcoll_add_mpi_test(mpi_pmpi_shapes optcoll_pmpi_shapes_tests NP 1 2 3 5 LABELS pmpi)
 
+  # The same blocking call again: its plan runs again, optcoll behind the shapes.
+  add_executable(optcoll_pmpi_repeat_tests tests/pmpi/mpi_repeat_calls_test.cpp)
+  target_link_libraries(optcoll_pmpi_repeat_tests PRIVATE optcoll_pmpi_impl optcoll_mpi_test_main optcoll_warnings)
+  optcoll_add_mpi_test(mpi_pmpi_repeat optcoll_pmpi_repeat_tests NP 1 2 3 5 LABELS pmpi)
+
   # A drop-in test: an unmodified C program (source: its file, or a list of
   # them), built against plain MPI (<prefix>_plain) and once more linked with
   # liboptcoll_pmpi.so (<prefix>_linked), run with and without the library

@@ -42,11 +42,16 @@ using pmpi::Staging;
 namespace shapes = pmpi::shapes;
 
 thread_local int t_inside = 0;
+// depth: t_inside, looked up once by the caller (a lookup of a thread_local
+// of a loaded library costs a call to __tls_get_addr).
 struct Inside {
-  Inside() noexcept { ++t_inside; }
-  ~Inside() { --t_inside; }
+  explicit Inside(int& depth) noexcept : depth_(depth) { ++depth_; }
+  ~Inside() { --depth_; }
   Inside(const Inside&) = delete;
   Inside& operator=(const Inside&) = delete;
+
+ private:
+  int& depth_;
 };
 
 // What a carrier holds: optcoll's request, the call's byte views, and a
@@ -158,12 +163,16 @@ int summary_hook(MPI_Comm, int, void*, void*) {
   return MPI_SUCCESS;
 }
 std::once_flag g_hook;
+std::atomic<bool> g_hooked{false};
 void finalize_hook() {
+  // The flag first: std::call_once sets thread_locals at every call.
+  if (g_hooked.load(std::memory_order_acquire)) return;
   std::call_once(g_hook, [] {
     int key = MPI_KEYVAL_INVALID;
     if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &summary_hook, &key, nullptr) == MPI_SUCCESS)
       PMPI_Comm_set_attr(MPI_COMM_SELF, key, nullptr);
   });
+  g_hooked.store(true, std::memory_order_release);
 }
 
 }  // namespace
@@ -191,7 +200,7 @@ extern "C" void optcoll_ompi_set_choice(const char* env_name, const char* value)
 
 extern "C" int optcoll_ompi_progress(void) {
   if (oo::g_running_count.load(std::memory_order_acquire) == 0 || t_inside > 0) return 0;
-  const Inside inside;
+  const Inside inside(t_inside);
   std::vector<oo::Entry*> running;
   {
     const std::lock_guard<std::mutex> lock(oo::g_mutex);
@@ -221,7 +230,7 @@ extern "C" int optcoll_ompi_progress(void) {
 
 extern "C" int optcoll_ompi_entry_start(void* entry) {
   auto* e = static_cast<oo::Entry*>(entry);
-  const Inside inside;
+  const Inside inside(t_inside);
   const MPI_Comm comm = e->req.comm();
   return shapes::guarded(comm == MPI_COMM_NULL ? MPI_COMM_SELF : comm, [&] {
     e->staging->before_start();
@@ -233,7 +242,7 @@ extern "C" int optcoll_ompi_entry_start(void* entry) {
 
 extern "C" void optcoll_ompi_entry_free(void* entry) {
   auto* e = static_cast<oo::Entry*>(entry);
-  const Inside inside;
+  const Inside inside(t_inside);
   if (e->running) {  // MPI lets a program free an active request: its run completes first
     try {
       e->req.wait();
@@ -248,8 +257,9 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
 // The three forms of each operation.
 #define OPTCOLL_COLLECTIVE(Name, field, collective, shape, init)                                                      \
   extern "C" int optcoll_ompi_##Name OPTCOLL_PARAMS(shape, c_int) {                                                   \
-    if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape)) return optcoll_ompi_native_##Name OPTCOLL_ARGS(shape);       \
-    const Inside inside;                                                                                              \
+    int& depth = t_inside;                                                                                            \
+    if (depth > 0 || oo::aliased OPTCOLL_ARGS(shape)) return optcoll_ompi_native_##Name OPTCOLL_ARGS(shape);          \
+    const Inside inside(depth);                                                                                       \
     oo::finalize_hook();                                                                                              \
     return shapes::shape<Op::Name>(shapes::Calls{&OPTCOLL_PMPI_API(Name), &optcoll_ompi_native_##Name},               \
                                    OPTCOLL_PLAIN_ARGS(shape));                                                        \
@@ -257,7 +267,7 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
   extern "C" int optcoll_ompi_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_WITH_REQUEST, OPTCOLL_PARAMS(shape, c_int)) { \
     if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape))                                                              \
       return optcoll_ompi_native_I##field OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_REQUEST, OPTCOLL_ARGS(shape));        \
-    const Inside inside;                                                                                              \
+    const Inside inside(t_inside);                                                                                    \
     oo::finalize_hook();                                                                                              \
     return oo::run_request(false, request, MPI_INFO_NULL, [&](Pending& p) {                                           \
       const auto optcoll = [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                         \
@@ -273,7 +283,7 @@ extern "C" void optcoll_ompi_entry_free(void* entry) {
     if (t_inside > 0 || oo::aliased OPTCOLL_ARGS(shape))                                                              \
       return optcoll_ompi_native_##Name##_init OPTCOLL_OMPI_EXPAND(OPTCOLL_OMPI_ARGS_INFO_REQUEST,                    \
                                                                    OPTCOLL_ARGS(shape));                              \
-    const Inside inside;                                                                                              \
+    const Inside inside(t_inside);                                                                                    \
     oo::finalize_hook();                                                                                              \
     return oo::run_request(true, request, info, [&](Pending& p) {                                                     \
       const auto optcoll = [&p](const optcoll::mpi::CallInfo& c, auto... a) {                                         \

@@ -18,6 +18,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +102,15 @@ static int binding_address(void* ra, const char* op) {
   const uintptr_t start = (uintptr_t)info.dli_saddr;
   return strcmp(name, op) == 0 && (uintptr_t)ra >= start && (uintptr_t)ra < start + sym->st_size;
 }
-#define FROM_BINDING(op)                                                \
-  static __thread void* binding_ra = NULL;                              \
-  void* const ra = __builtin_return_address(0);                         \
-  const int from_binding = ra == binding_ra || binding_address(ra, op); \
-  if (from_binding) binding_ra = ra;
+/* The binding's return address, once found, is kept (process-wide: code
+ * addresses are every thread's; relaxed, as any value it holds is one that
+ * binding_address() accepted). */
+#define FROM_BINDING(op)                                                          \
+  static _Atomic(void*) binding_ra = NULL;                                        \
+  void* const ra = __builtin_return_address(0);                                   \
+  void* const known = atomic_load_explicit(&binding_ra, memory_order_relaxed);    \
+  const int from_binding = ra == known || binding_address(ra, op);                \
+  if (from_binding && ra != known) atomic_store_explicit(&binding_ra, ra, memory_order_relaxed);
 
 /* ---- The module's entries: optcoll's side (bridge.cpp), for the program's calls. ---- */
 #define WITH_MODULE(...) (__VA_ARGS__, mca_coll_base_module_t * module)

@@ -58,10 +58,6 @@ Tuning broadcast_tuning(int rank) {
   }
 }
 
-void count(Op op, Path path) noexcept {
-  g_calls[static_cast<std::size_t>(op)][static_cast<std::size_t>(path)].fetch_add(1, std::memory_order_relaxed);
-}
-
 void trace(Op op, MPI_Comm comm, int p, std::int64_t bytes, Path path, const std::string& why) {
   if (g_config.settings.verbose < 2) return;
   int rank = 0;
@@ -254,6 +250,14 @@ bool active() noexcept {
     return false;
   }
   return true;
+}
+
+void count(Op op, Path path) noexcept {
+  g_calls[static_cast<std::size_t>(op)][static_cast<std::size_t>(path)].fetch_add(1, std::memory_order_relaxed);
+}
+
+bool keeps_calls() noexcept {
+  return g_config.settings.verbose < 2;
 }
 
 const Config& config() noexcept {

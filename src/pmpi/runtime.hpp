@@ -88,6 +88,13 @@ Path route(Op op, MPI_Comm comm, const select::Call& call, Groups groups = {});
 // large-count call counts with its int binding, int_binding(): one rank
 // may call MPI_Gatherv_c where another calls MPI_Gatherv).
 Path route_v(Op op, MPI_Comm comm, int p, std::int64_t own, const char* bad);
+// Counts a call (route() and fallback() count theirs).
+void count(Op op, Path path) noexcept;
+// Whether a blocking call may be kept to run again without its route
+// (mpi/executor/repeat_call.hpp): not while the trace (OPTCOLL_VERBOSE=2)
+// reports every call's route.
+bool keeps_calls() noexcept;
+
 // Counts a call that went to PMPI_* because optcoll cannot take it.
 Path fallback(Op op, MPI_Comm comm, const char* why);
 

@@ -27,6 +27,7 @@
 #include "mpi/checks/call_info.hpp"
 #include "mpi/comm/choose.hpp"
 #include "mpi/comm/comm_state.hpp"
+#include "mpi/executor/repeat_call.hpp"
 #include "optcoll/optcoll.hpp"
 #include "runtime.hpp"
 
@@ -98,6 +99,32 @@ struct Gate {
     call.p = c.size;
     return route(op, comm, call, groups) == Path::optcoll;
   }
+  // A blocking call (k: its Calls) the same as the last one of its
+  // collective on comm that optcoll kept (mpi/executor/repeat_call.hpp):
+  // runs that call's plan again, with no route, checks or choice, and
+  // returns its MPI result; -1 where the call takes the long way.
+  template <class K>
+  int again(const K& k, Op op, MPI_Comm comm, const mpi::CallKey& key) {
+    if (k.staging != nullptr || c.state == nullptr || select::check_enabled() ||
+        !mpi::can_run_again(*c.state, info(op).collective, key))
+      return -1;
+    count(op, Path::optcoll);
+    return guarded(comm, [&] {
+      mpi::run_again(*c.state, info(op).collective);
+      return MPI_SUCCESS;
+    });
+  }
+  // Around the long way of a blocking call (k) that again() may take next
+  // time: before(), then keep() once it succeeded, where its buffers are the
+  // caller's own and its handles predefined (`stable`).
+  template <class K>
+  void before(const K& k) noexcept {
+    if (k.staging == nullptr) mpi::begin_call(c.state);
+  }
+  template <class K>
+  void keep(const K& k, Op op, MPI_Comm comm, const mpi::CallKey& key, bool stable) noexcept {
+    if (k.staging == nullptr) mpi::keep_call(comm, info(op).collective, key, stable && keeps_calls());
+  }
   // The same for Gatherv, Scatterv, Alltoallv: this rank's own bytes only.
   bool optcoll_v(Op op, MPI_Comm comm, std::int64_t own) {
     if (!active) return false;
@@ -135,6 +162,8 @@ template <Op kOp, class K, class Count>
 int bcast(const K& k, void* buffer, Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Gate g(comm);
   if (!g.active) return k.native OPTCOLL_ARGS(bcast);
+  const mpi::CallKey key{.out = buffer, .count = count, .type = datatype, .root = root};
+  if (const int rc = g.again(k, kOp, comm, key); rc >= 0) return rc;
   g.check_root(root);
   const std::int64_t bytes = g.payload(count, datatype);
   if (!g.optcoll(kOp, comm, {.elem_size = 1, .count = bytes})) return k.native OPTCOLL_ARGS(bcast);
@@ -143,8 +172,10 @@ int bcast(const K& k, void* buffer, Count count, MPI_Datatype datatype, int root
     Staging& st = k.staging_or(local);
     ByteStream& data = st.stream(buffer, count, datatype, bytes);
     if (g.c.rank == root) st.load(data);
+    g.before(k);
     const int rc = k.optcoll(g.c, data.data(), bytes, MPI_BYTE, root, comm);
     if (rc == MPI_SUCCESS && g.c.rank != root) st.store(data);
+    if (rc == MPI_SUCCESS) g.keep(k, kOp, comm, key, data.direct());
     return rc;
   });
 }

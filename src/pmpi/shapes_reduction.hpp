@@ -19,8 +19,16 @@ template <Op kOp, class K, class Count>
 int allreduce(const K& k, const void* sendbuf, void* recvbuf, Count count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm) {
   Gate g(comm);
-  if (!g.active || !g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(allreduce);
-  return guarded(comm, [&] { return k.optcoll OPTCOLL_ARGS_AFTER(g.c, allreduce); });
+  if (!g.active) return k.native OPTCOLL_ARGS(allreduce);
+  const mpi::CallKey key{sendbuf, recvbuf, count, datatype, op};
+  if (const int rc = g.again(k, kOp, comm, key); rc >= 0) return rc;
+  if (!g.optcoll(kOp, comm, g.reduction(count, datatype, op))) return k.native OPTCOLL_ARGS(allreduce);
+  return guarded(comm, [&] {
+    g.before(k);
+    const int rc = k.optcoll OPTCOLL_ARGS_AFTER(g.c, allreduce);
+    if (rc == MPI_SUCCESS) g.keep(k, kOp, comm, key, g.c.named_type && mpi::predefined_op(op));
+    return rc;
+  });
 }
 
 template <Op kOp, class K, class Count>

@@ -151,7 +151,8 @@ CommState* find_comm_state(MPI_Comm comm) {
   // 4.1), a sixth of a small call's own overhead; most calls repeat the
   // previous communicator.
   const std::uint64_t deleted = g_deleted.load(std::memory_order_acquire);
-  if (t_last.state != nullptr && t_last.comm == comm && t_last.deleted == deleted) return t_last.state;
+  LastLookup& last = t_last;  // (one __tls_get_addr)
+  if (last.state != nullptr && last.comm == comm && last.deleted == deleted) return last.state;
   if (!g_keys.load(std::memory_order_acquire)) {
     std::lock_guard lock(g_mutex);
     init_keys();
@@ -160,8 +161,8 @@ CommState* find_comm_state(MPI_Comm comm) {
   int found = 0;
   check(PMPI_Comm_get_attr(comm, g_state_key, &value, &found), "MPI_Comm_get_attr");
   if (found == 0) return nullptr;
-  t_last = {comm, static_cast<Owner*>(value)->get(), deleted};
-  return t_last.state;
+  last = {comm, static_cast<Owner*>(value)->get(), deleted};
+  return last.state;
 }
 
 namespace {

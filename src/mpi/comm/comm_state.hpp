@@ -101,6 +101,31 @@ struct SparePlans {
   std::vector<std::unique_ptr<PreparedPlan>> plans;
 };
 
+// A blocking call as its entry saw its arguments (the drop-in's shapes):
+// its buffers, count, datatype, operator and root. Its entry keeps one only
+// where the handles name the same objects for the whole run (predefined
+// datatypes and operators) and the buffers are the caller's own.
+struct CallKey {
+  const void* in = nullptr;
+  const void* out = nullptr;
+  std::int64_t count = -1;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Op op = MPI_OP_NULL;
+  int root = -1;
+  bool operator==(const CallKey&) const = default;
+};
+
+// A blocking call that ran its collective's cached plan on the caller's
+// buffers and nothing else (run_plan.cpp: run_again): the same call again
+// runs that plan again as it is bound. `binding` names the bind()
+// (PreparedPlan::binding()), so a plan rebound or replaced since is not
+// taken for it.
+struct RepeatCall {
+  CallKey key;
+  PreparedPlan* plan = nullptr;
+  std::uint64_t binding = 0;
+};
+
 // Scratch and work buffers up to this size stay allocated between calls
 // (re-faulting a 16 MiB buffer's pages costs about a millisecond per call);
 // larger ones are released after each call.
@@ -141,6 +166,12 @@ struct CommState : std::enable_shared_from_this<CommState> {
   // The last plan of each collective (by plan::Collective), reused while
   // the choice, spec and layout repeat (run_plan.cpp).
   std::array<std::unique_ptr<PreparedPlan>, plan::kCollectives> plans;
+  // The plan the call in progress ran on its caller's buffers (run_plan;
+  // none where it then used a work buffer of its own), and the last such
+  // call of each collective that can run again (run_again).
+  RepeatCall ran;
+  std::array<RepeatCall, plan::kCollectives> repeats;
+  std::int64_t runs_again = 0;  // calls that ran again so (tests)
   // Every rank's receive schedule, built at the first call that needs it.
   std::unique_ptr<schedule::AllRootsSchedule> all_roots;
   // The last decision per collective (choose.cpp), reused while the call's
@@ -172,6 +203,7 @@ struct CommState : std::enable_shared_from_this<CommState> {
 // collective with a working buffer of its own (Reduce, Scan,
 // Reduce_scatter, the trees, Allmerge) calls this once its result is out.
 inline void release_call_buffers(CommState& s) noexcept {
+  s.ran = {};
   s.scratch.trim(kKeepCallBuffers);
   if (s.work.capacity() > kKeepCallBuffers) s.work.release();
 }

@@ -1,6 +1,7 @@
 // Building, binding and running one rank's plan (see prepared_plan.hpp).
 #include "mpi/executor/prepared_plan.hpp"
 
+#include <atomic>
 #include <climits>
 
 #include "optcoll/error.hpp"
@@ -93,19 +94,23 @@ void PreparedPlan::bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex
   ex_ = &ex;
   scratch_ = &scratch;
   ready_ = false;
+  static std::atomic<std::uint64_t> bindings{0};
+  binding_ = bindings.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
 bool PreparedPlan::bound_for(const TypeInfo& t, MPI_Op op, const Buffers& b, const MpiExecutor& ex) const noexcept {
-  return ready_ && ex_ == &ex && ex.bound_by(this) && b.parts.empty() && parts_.empty() && b.base == buffers_.base &&
+  return ready_ && ex_ == &ex && b.parts.empty() && parts_.empty() && b.base == buffers_.base &&
          b.init == buffers_.init && b.complete == buffers_.complete && t == cfg_.type && op == cfg_.op;
 }
 
 void PreparedPlan::start(bool post_first) {
   if (ex_ == nullptr) throw Error(Errc::internal, "PreparedPlan: started before bind()");
   MpiExecutor& ex = *ex_;
-  if (!ready_) {
+  if (!ready_ || !ex.bound_by(this)) {
     ex.bind(cfg_, buffers_.base, *scratch_, this);
     if (!parts_.empty()) ex.set_parts(parts_);
+  }
+  if (!ready_) {
     // The first run compiles the plan; so does the first run with other
     // settings (an in-place call after one that was not).
     const plan::CompileOptions options{buffers_.init != nullptr, spec_.commutative, buffers_.complete, boundaries_,

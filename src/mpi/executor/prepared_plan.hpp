@@ -57,18 +57,22 @@ class PreparedPlan {
   };
   void bind(const ExecConfig& cfg, const Buffers& b, MpiExecutor& ex, Scratch& scratch);
   // Whether this plan is bound and compiled for exactly this call on ex
-  // already (the same blocking call again, and ex ran nothing else since):
-  // then it runs without bind(). The rest of the executor settings are the
-  // communicator's (exec_config), fixed for its plans' lifetime.
+  // already (the same blocking call again): then it runs without bind().
+  // The rest of the executor settings are the communicator's (exec_config),
+  // fixed for its plans' lifetime.
   bool bound_for(const TypeInfo& t, MPI_Op op, const Buffers& b, const MpiExecutor& ex) const noexcept;
+  // Which bind() the plan holds: a process-wide serial number, new at
+  // every bind(), so that a plan known by its binding is known to run the
+  // same buffers (another plan at the same address has another).
+  std::uint64_t binding() const noexcept { return binding_; }
 
   // One run of the bound call: start() posts round 0 and returns (it never
   // waits for other ranks: a request's start), progress() advances it
   // without blocking (true when done), complete() finishes it (at once
   // after progress() said done). run() = start() + complete(), with round
   // 0 left to complete() too (the executor's blocking form). A bound plan
-  // runs any number of times, on an executor that nothing else binds in
-  // between (a request's own); only its first start binds the executor.
+  // runs any number of times; a start binds the executor where another
+  // plan ran on it since (a communicator's blocking plans share one).
   void start(bool post_first = true);
   bool progress();
   void complete();
@@ -99,6 +103,7 @@ class PreparedPlan {
   bool compiled_ok_ = false;  // compiled_ is complete (a failed compile leaves it not)
   bool ready_ = false;        // ex_ is bound to this call and compiled_ fits it (set by start(), cleared by bind())
   int compilations_ = 0;
+  std::uint64_t binding_ = 0;
   std::vector<std::int64_t> boundaries_;  // of parts_
   ExecConfig cfg_;
   Buffers buffers_;

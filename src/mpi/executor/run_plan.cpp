@@ -3,6 +3,7 @@
 
 #include "mpi/collectives/collectives.hpp"
 #include "mpi/executor/prepared_plan.hpp"
+#include "mpi/executor/repeat_call.hpp"
 #include "mpi/requests/request.hpp"
 #include "optcoll/error.hpp"
 
@@ -22,6 +23,29 @@ void run_plan(detail::Persistent* into, CommState& s, const Choice& choice, cons
     cached->bind(exec_config(s, t, op), buffers, s.executor, s.scratch);
   cached->run();
   s.scratch.trim(kKeepCallBuffers);
+  s.ran = {{}, cached.get(), cached->binding()};
+}
+
+void keep_call(MPI_Comm comm, plan::Collective op, const CallKey& key, bool stable) noexcept {
+  CommState* s = look_up(comm).state;
+  if (s == nullptr) return;
+  RepeatCall& kept = s->repeats[static_cast<std::size_t>(op)];
+  kept = {};
+  if (stable && s->ran.plan != nullptr && s->ran.plan == s->plans[static_cast<std::size_t>(op)].get())
+    kept = {key, s->ran.plan, s->ran.binding};
+}
+
+bool can_run_again(CommState& s, plan::Collective op, const CallKey& key) noexcept {
+  const RepeatCall& kept = s.repeats[static_cast<std::size_t>(op)];
+  const PreparedPlan* plan = s.plans[static_cast<std::size_t>(op)].get();
+  return kept.plan != nullptr && kept.plan == plan && kept.binding == plan->binding() && kept.key == key;
+}
+
+void run_again(CommState& s, plan::Collective op) {
+  progress_requests();
+  s.plans[static_cast<std::size_t>(op)]->run();
+  s.scratch.trim(kKeepCallBuffers);
+  ++s.runs_again;
 }
 
 void run_plan(detail::Persistent* into, CommState& s, std::unique_ptr<PreparedPlan> plan, const ExecConfig& cfg,

@@ -152,7 +152,8 @@ void Persistent::ran() {
 namespace mpi {
 
 bool other_requests_running() noexcept {
-  return detail::g_running_count.load(std::memory_order_acquire) > detail::t_waiting;
+  const std::size_t running = detail::g_running_count.load(std::memory_order_acquire);
+  return running > 0 && running > detail::t_waiting;  // (the thread_local only where some run)
 }
 
 void progress_requests() noexcept {
