@@ -190,7 +190,7 @@ if(OPTCOLL_BUILD_TESTS)
   gtest_discover_tests(optcoll_pmpi_auto_tests DISCOVERY_TIMEOUT 60
                        PROPERTIES LABELS pmpi TIMEOUT 300 RESOURCE_LOCK mpi)
 
-  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_policy_tests optcoll_pmpi_shapes_tests optcoll_pmpi_stress
+  add_dependencies(optcoll_mpi_all optcoll_pmpi optcoll_pmpi_policy_tests optcoll_pmpi_shapes_tests optcoll_pmpi_repeat_tests optcoll_pmpi_stress
                                  optcoll_pmpi_auto_tests)
 endif()
 

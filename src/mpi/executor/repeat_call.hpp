@@ -30,7 +30,8 @@ void keep_call(MPI_Comm comm, plan::Collective op, const CallKey& key, bool stab
 // Whether key is op's kept call on s, its plan still bound as it was.
 bool can_run_again(CommState& s, plan::Collective op, const CallKey& key) noexcept;
 // Runs it (after can_run_again): the running requests advance first, as at
-// every call's entry (check_call). Throws as the plan's run does.
+// every call's entry (check_call). Throws as the plan's run does; a call
+// that failed is not kept.
 void run_again(CommState& s, plan::Collective op);
 
 }  // namespace optcoll::mpi

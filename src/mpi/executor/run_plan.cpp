@@ -42,9 +42,13 @@ bool can_run_again(CommState& s, plan::Collective op, const CallKey& key) noexce
 }
 
 void run_again(CommState& s, plan::Collective op) {
+  RepeatCall& kept = s.repeats[static_cast<std::size_t>(op)];
+  const RepeatCall again = kept;
+  kept = {};  // kept again once it succeeded: a failed run leaves it to the long way
   progress_requests();
-  s.plans[static_cast<std::size_t>(op)]->run();
+  again.plan->run();
   s.scratch.trim(kKeepCallBuffers);
+  kept = again;
   ++s.runs_again;
 }
 
