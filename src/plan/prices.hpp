@@ -66,5 +66,8 @@ Price allreduce_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price allgather_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price bcast_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price allreduce_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+// Scan and Exscan through one rank per node (doubling on every node, across
+// the nodes, the binomial broadcast on every node).
+Price scan_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 
 }  // namespace optcoll::plan::prices

@@ -94,4 +94,11 @@ Price allreduce_leaders(const Shape& s, std::int64_t, const TwoLevel& m) {
   return plus(plus(allreduce_doubling(sub(s.nodes, s.m, 1, 1), 1, m.out), node), node);
 }
 
+Price scan_leaders(const Shape& s, std::int64_t, const TwoLevel& m) {
+  if (s.p <= 1) return {};
+  const Shape node = sub(s.node_size, s.m, 1, 1);
+  const Price across = whole_vector_rounds(sub(s.nodes, s.m, 1, 1), 1, m.out);
+  return plus(plus(whole_vector_rounds(node, 1, m.in), across), binomial(node, 1, m.in));
+}
+
 }  // namespace optcoll::plan::prices

@@ -258,6 +258,18 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .max_bytes = model::kLinearScanMaxBytes,
      .summary = "every rank sends its input to every higher rank, p-1 messages in flight, folded in rank order, "
                 "any operator, priced with the per-message overhead o"},
+    {.op = C::scan,
+     .name = "leaders",
+     .make = &make_scan_leaders,
+     .node_price = &prices::scan_leaders,
+     .summary = "one rank per node: doubling scan on every node, the node totals exscanned across the nodes' last "
+                "ranks, the prefix broadcast on every node and combined on the left, any operator"},
+    {.op = C::exscan,
+     .name = "leaders",
+     .make = &make_exscan_leaders,
+     .node_price = &prices::scan_leaders,
+     .summary = "one rank per node: doubling exscan on every node, the node totals exscanned across the nodes' last "
+                "ranks, the prefix broadcast on every node and combined on the left, any operator"},
     {.op = C::gather,
      .name = "binomial",
      .make = &make_gather_binomial,
