@@ -290,6 +290,12 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_gather_two,
      .price = &prices::gather_tree,
      .summary = "two size classes gathered concurrently, one message between their roots (Traff 2018, Lemma 2)"},
+    {.op = C::gather,
+     .name = "leaders",
+     .make = &make_gather_leaders,
+     .node_price = &prices::gather_leaders,
+     .summary = "one rank per node: binomial tree on every node to its leader, then across the leaders to the root, "
+                "ceil(log2 ppn)+ceil(log2 N) rounds"},
     // The star: what MPI libraries run for Gatherv, chosen for Gatherv and
     // Scatterv where the root's p - 1 messages in a row (o apart) cost less
     // than building and running a tree (select::v_runs_linear). Its messages
@@ -322,6 +328,12 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_scatter_tree,
      .price = &prices::gather_tree,
      .summary = "PlanContext::tree, e.g. the optimal ordered tree (Traff 2018, Fig. 6); else binomial"},
+    {.op = C::scatter,
+     .name = "leaders",
+     .make = &make_scatter_leaders,
+     .node_price = &prices::gather_leaders,
+     .summary = "one rank per node: the leaders' gather tree run backwards, across the nodes first, then within "
+                "every node"},
     {.op = C::scatter,
      .name = "linear",
      .needs_overhead = true,

@@ -298,6 +298,10 @@ std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_gather_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank);
+// Node-aware: the binomial tree on every node to its leader, then across the
+// leaders to the root (plan::LeadersTree; gather_leaders.cpp).
+std::unique_ptr<RankPlan> make_gather_leaders(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_leaders(const PlanContext& ctx, rank_t rank);
 // Personalized exchanges (alltoall.hpp): the shift schedule (alltoall,
 // alltoallv, and many_to_many's "direct"), Bruck's hypercubic exchange
 // (equal counts), two-phase balanced routing (many_to_many).
