@@ -1,10 +1,12 @@
 // The node-aware plans (plan/nodes.hpp, plan/composed.hpp; registry names
 // "lanes" and "leaders") in the simulator: exact data flow on regular and
 // uneven node layouts (nodes of equal size, the last one smaller, sizes
-// that differ everywhere, one node, one rank per node), for every root,
-// counts from 0 to several blocks per piece, commutative and (where the
-// plan takes them) non-commutative operators; reductions give every rank
-// the same bits. And the layouts themselves against a brute-force walk.
+// that differ everywhere, a node of one rank, one node, one rank per node,
+// p = 1), for every root of the rooted ones, counts from 0 to several
+// blocks per piece, commutative and (where the plan takes them)
+// non-commutative operators; reductions give every rank the same bits.
+// The layouts themselves against a brute-force walk, and the leaders'
+// gather tree (plan::LeadersTree) link by link.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,7 +35,11 @@ std::vector<std::pair<std::string, NodeLayout>> layouts() {
           {"3,5,2,4", NodeLayout::of_sizes({3, 5, 2, 4})},
           {"1,4,4", NodeLayout::of_sizes({1, 4, 4})},
           {"one node of 7", NodeLayout::equal(7, 7)},
-          {"9 nodes of 1", NodeLayout::equal(9, 1)}};
+          {"9 nodes of 1", NodeLayout::equal(9, 1)},
+          {"3,3,3", NodeLayout::of_sizes({3, 3, 3})},
+          {"4,2,3", NodeLayout::of_sizes({4, 2, 3})},
+          {"1,5", NodeLayout::of_sizes({1, 5})},
+          {"p=1", NodeLayout::equal(1, 1)}};
 }
 
 // Brute force: walk the ranks node by node.
