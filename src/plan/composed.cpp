@@ -9,7 +9,11 @@ namespace optcoll::plan {
 
 ComposedPlan::ComposedPlan(BlockLayout layout, std::vector<Phase> phases)
     : layout_(std::move(layout)), phases_(std::move(phases)) {
-  for (const Phase& ph : phases_) rounds_ += ph.rounds;
+  for (const Phase& ph : phases_) {
+    if (rounds_ == 0 && ph.rounds == 0 && !ph.finish.empty())
+      throw Error(Errc::internal, "composed plan: a phase's finishing steps have no round to run in");
+    rounds_ += ph.rounds;
+  }
 }
 
 void ComposedPlan::map_runs(const Phase& ph, const std::vector<BlockRun>& in, std::vector<BlockRun>& out) const {
@@ -39,7 +43,15 @@ void ComposedPlan::step(std::int64_t i, Step& out) const {
   while (k < phases_.size() && i >= phases_[k].rounds) i -= phases_[k++].rounds;
   if (k == phases_.size()) return;
   const Phase& ph = phases_[k];
-  if (ph.plan == nullptr || i >= ph.plan->rounds()) return;
+  if (ph.plan != nullptr && i < ph.plan->rounds()) map_step(ph, i, out);
+  if (i + 1 < ph.rounds) return;
+  // The phase's last round: its finishing steps, then those of the phases
+  // of no rounds that follow it.
+  for (std::size_t j = k; j < phases_.size() && (j == k || phases_[j].rounds == 0); ++j)
+    out.local.insert(out.local.end(), phases_[j].finish.begin(), phases_[j].finish.end());
+}
+
+void ComposedPlan::map_step(const Phase& ph, std::int64_t i, Step& out) const {
   sub_.clear();
   ph.plan->step(i, sub_);
   if (sub_.send_to >= 0) {

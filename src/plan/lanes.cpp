@@ -17,6 +17,8 @@ std::vector<rank_t> representatives(const NodeLayout& nodes, Subsets on) {
   switch (on.kind) {
     case Subsets::Kind::one_node:
       return {on.node};
+    case Subsets::Kind::last:
+      return {0};
     case Subsets::Kind::lanes:
       return on.count <= 1 ? std::vector<rank_t>{on.first} : std::vector<rank_t>{on.first, on.first + on.count - 1};
     case Subsets::Kind::every_node: {
@@ -72,6 +74,12 @@ Phase phase(const NodeLayout& nodes, rank_t rank, Subsets on, const PlanOf& plan
       subset = node * on.count + (rank - nodes.first(node)) % on.count;
       sub = (rank - nodes.first(node)) / on.count;
       break;
+    case Subsets::Kind::last:
+      if (rank == nodes.first(node) + nodes.size(node) - 1) {
+        subset = 0;
+        sub = node;
+      }
+      break;
   }
   Phase ph;
   for (const rank_t r : representatives(nodes, on)) {
@@ -85,6 +93,8 @@ Phase phase(const NodeLayout& nodes, rank_t rank, Subsets on, const PlanOf& plan
   ph.plan = sp.make(ph.setup->context(), sub);
   if (on.kind == Subsets::Kind::lanes) {
     ph.rank = [n = nodes, lane = subset](rank_t k) { return n.first(k) + lane; };
+  } else if (on.kind == Subsets::Kind::last) {
+    ph.rank = [n = nodes](rank_t k) { return n.first(k) + n.size(k) - 1; };
   } else if (on.kind == Subsets::Kind::folds) {
     const rank_t k = subset / on.count;
     ph.rank = [at = nodes.first(k) + subset % on.count, stride = on.count](rank_t i) { return at + i * stride; };

@@ -28,9 +28,11 @@ struct SubPlan {
 //    sub-rank = node);
 //  - folds: on every node, local index l < count with l + count, l + 2
 //    count, ... (subset k count + l, sub-rank = local / count): where nodes
-//    are uneven, the ranks beyond the full lanes fold onto them.
+//    are uneven, the ranks beyond the full lanes fold onto them;
+//  - last: the last rank of every node, one per node (subset 0, sub-rank =
+//    node): where a node's ranks combined in rank order end (scans).
 struct Subsets {
-  enum class Kind : std::uint8_t { every_node, one_node, lanes, folds } kind = Kind::every_node;
+  enum class Kind : std::uint8_t { every_node, one_node, lanes, folds, last } kind = Kind::every_node;
   rank_t node = -1;  // one_node: which; every_node: one left out (-1: none)
   rank_t first = 0;  // lanes: first, ..., first + count - 1
   rank_t count = 0;  // lanes: how many; folds: the full lanes (L)

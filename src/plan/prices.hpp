@@ -66,5 +66,11 @@ Price allreduce_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price allgather_lanes(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price bcast_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 Price allreduce_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+// Scan and Exscan through one rank per node (doubling on every node, across
+// the nodes, the binomial broadcast on every node).
+Price scan_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
+// Gather and Scatter through one rank per node (the binomial tree on every
+// node, then across the nodes' leaders: plan::LeadersTree).
+Price gather_leaders(const Shape& s, std::int64_t blocks, const TwoLevel& m);
 
 }  // namespace optcoll::plan::prices

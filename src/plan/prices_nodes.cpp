@@ -94,4 +94,18 @@ Price allreduce_leaders(const Shape& s, std::int64_t, const TwoLevel& m) {
   return plus(plus(allreduce_doubling(sub(s.nodes, s.m, 1, 1), 1, m.out), node), node);
 }
 
+Price scan_leaders(const Shape& s, std::int64_t, const TwoLevel& m) {
+  if (s.p <= 1) return {};
+  const Shape node = sub(s.node_size, s.m, 1, 1);
+  const Price across = whole_vector_rounds(sub(s.nodes, s.m, 1, 1), 1, m.out);
+  return plus(plus(whole_vector_rounds(node, 1, m.in), across), binomial(node, 1, m.in));
+}
+
+Price gather_leaders(const Shape& s, std::int64_t, const TwoLevel& m) {
+  if (s.p <= 1) return {};
+  // A node's ppn blocks, then the N nodes' blocks, ppn each.
+  const Price node = gather_tree(sub(s.node_size, s.node_size * s.smallest, s.node_size, 1), 1, m.in);
+  return plus(node, gather_tree(sub(s.nodes, s.m, s.nodes, 1), 1, m.out));
+}
+
 }  // namespace optcoll::plan::prices

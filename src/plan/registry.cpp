@@ -258,6 +258,18 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .max_bytes = model::kLinearScanMaxBytes,
      .summary = "every rank sends its input to every higher rank, p-1 messages in flight, folded in rank order, "
                 "any operator, priced with the per-message overhead o"},
+    {.op = C::scan,
+     .name = "leaders",
+     .make = &make_scan_leaders,
+     .node_price = &prices::scan_leaders,
+     .summary = "one rank per node: doubling scan on every node, the node totals exscanned across the nodes' last "
+                "ranks, the prefix broadcast on every node and combined on the left, any operator"},
+    {.op = C::exscan,
+     .name = "leaders",
+     .make = &make_exscan_leaders,
+     .node_price = &prices::scan_leaders,
+     .summary = "one rank per node: doubling exscan on every node, the node totals exscanned across the nodes' last "
+                "ranks, the prefix broadcast on every node and combined on the left, any operator"},
     {.op = C::gather,
      .name = "binomial",
      .make = &make_gather_binomial,
@@ -278,6 +290,12 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_gather_two,
      .price = &prices::gather_tree,
      .summary = "two size classes gathered concurrently, one message between their roots (Traff 2018, Lemma 2)"},
+    {.op = C::gather,
+     .name = "leaders",
+     .make = &make_gather_leaders,
+     .node_price = &prices::gather_leaders,
+     .summary = "one rank per node: binomial tree on every node to its leader, then across the leaders to the root, "
+                "ceil(log2 ppn)+ceil(log2 N) rounds"},
     // The star: what MPI libraries run for Gatherv, chosen for Gatherv and
     // Scatterv where the root's p - 1 messages in a row (o apart) cost less
     // than building and running a tree (select::v_runs_linear). Its messages
@@ -310,6 +328,12 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      .make = &make_scatter_tree,
      .price = &prices::gather_tree,
      .summary = "PlanContext::tree, e.g. the optimal ordered tree (Traff 2018, Fig. 6); else binomial"},
+    {.op = C::scatter,
+     .name = "leaders",
+     .make = &make_scatter_leaders,
+     .node_price = &prices::gather_leaders,
+     .summary = "one rank per node: the leaders' gather tree run backwards, across the nodes first, then within "
+                "every node"},
     {.op = C::scatter,
      .name = "linear",
      .needs_overhead = true,

@@ -71,7 +71,7 @@ TEST(Decide, NodeAwareWhereThePortIsShared) {
   const NodeLayout nodes = NodeLayout::equal(256, 16);
   FixedMachine machine(kMachine.flat(16), 0, {}, kMachine);
   for (const Collective op : {Collective::bcast, Collective::reduce, Collective::allreduce, Collective::allgather,
-                              Collective::reduce_scatter}) {
+                              Collective::reduce_scatter, Collective::scan, Collective::exscan}) {
     for (const std::int64_t bytes : {std::int64_t{64} << 10, std::int64_t{1} << 20, std::int64_t{16} << 20}) {
       const Call c = call_of(op, nodes, bytes);
       const Decision d = decide(c, {}, machine, true);

@@ -281,6 +281,10 @@ std::unique_ptr<RankPlan> make_exscan_linear(const PlanContext& ctx, rank_t rank
 // Long vectors: the pipelined chain 0 -> 1 -> ... -> p-1 (scan_pipeline.cpp).
 std::unique_ptr<RankPlan> make_scan_pipeline(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_exscan_pipeline(const PlanContext& ctx, rank_t rank);
+// Node-aware: a scan on every node, an exscan of the node totals across one
+// rank per node, the prefix broadcast on every node (scan_leaders.cpp).
+std::unique_ptr<RankPlan> make_scan_leaders(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_exscan_leaders(const PlanContext& ctx, rank_t rank);
 // Gather/scatter trees (Traff 2018; gather_tree.cpp, gather_adaptive_binomial.cpp).
 std::unique_ptr<RankPlan> make_gather_binomial(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_binomial(const PlanContext& ctx, rank_t rank);
@@ -294,6 +298,10 @@ std::unique_ptr<RankPlan> make_gather_tree(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_gather_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_two(const PlanContext& ctx, rank_t rank);
 std::unique_ptr<RankPlan> make_scatter_tree(const PlanContext& ctx, rank_t rank);
+// Node-aware: the binomial tree on every node to its leader, then across the
+// leaders to the root (plan::LeadersTree; gather_leaders.cpp).
+std::unique_ptr<RankPlan> make_gather_leaders(const PlanContext& ctx, rank_t rank);
+std::unique_ptr<RankPlan> make_scatter_leaders(const PlanContext& ctx, rank_t rank);
 // Personalized exchanges (alltoall.hpp): the shift schedule (alltoall,
 // alltoallv, and many_to_many's "direct"), Bruck's hypercubic exchange
 // (equal counts), two-phase balanced routing (many_to_many).

@@ -19,6 +19,14 @@
 // ranks with less to do idle. Step(i) maps the sub-plan's step: peers
 // through the subset's ranks, block runs through group_runs; O(1) per
 // block named plus the runs a group stands for.
+//
+// A phase may end with local steps of the rank's own (Phase::finish, runs
+// of the composed layout): where a sub-plan's result must land in a block
+// the sub-plan cannot name, e.g. a prefix received whole and combined on
+// the left of the rank's own partial (scan/leaders). They run after the
+// phase's last round's receive and the sub-plan's local steps; a phase of
+// no rounds runs them in the last round before it (nothing has moved
+// since), and the plan throws where no round comes before.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +46,7 @@ struct Phase {
   std::int64_t rounds = 0;                                               // of the phase, at every rank
   std::function<rank_t(rank_t)> rank;                                    // sub-rank -> rank
   std::function<void(std::int64_t, std::vector<BlockRun>&)> group_runs;  // sub-group -> composed runs (appended)
+  std::vector<LocalOp> finish;                                           // this rank's, after the phase (composed runs)
 };
 
 class ComposedPlan final : public RankPlan {
@@ -50,6 +59,7 @@ class ComposedPlan final : public RankPlan {
 
  private:
   void map_runs(const Phase& ph, const std::vector<BlockRun>& in, std::vector<BlockRun>& out) const;
+  void map_step(const Phase& ph, std::int64_t i, Step& out) const;
 
   BlockLayout layout_;
   std::vector<Phase> phases_;

@@ -24,6 +24,7 @@
 // nothing is sent and nobody waits).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +32,7 @@
 #include <span>
 #include <vector>
 
+#include "optcoll/plan/nodes.hpp"
 #include "optcoll/plan/plan.hpp"
 
 namespace optcoll::trees {
@@ -117,5 +119,33 @@ struct TwoSizes {
 TreeRankView two_view(const TwoSizes& two, rank_t p, rank_t root, rank_t rank, bool keep_empty = false);
 // Position -> rank.
 std::vector<rank_t> two_order(const TwoSizes& two, rank_t p, rank_t root);
+
+// The node-aware gather tree ("leaders", gather_leaders.cpp): every node's
+// ranks gather on the binomial tree to the node's leader (local index
+// min(root's local index, size - 1): the root on its own node), then the
+// leaders gather on the binomial tree over the nodes to the root, in rounds
+// after every node's (ceil(log2 ppn) + ceil(log2 N) rounds, ppn the
+// largest node). Only the leaders' messages cross nodes, one each way
+// through a node's port per round. Positions: the nodes from the root's on,
+// cyclically, each node's ranks from its leader on, cyclically; every
+// subtree is an interval of positions. O(N) to build, view() O(log p).
+class LeadersTree {
+ public:
+  LeadersTree(const NodeLayout& nodes, rank_t root);
+  // `rank`'s links, every group non-empty (regular Gather/Scatter).
+  TreeRankView view(rank_t rank) const;
+  rank_t position(rank_t rank) const;
+  // Position -> rank (O(p)).
+  std::vector<rank_t> order() const;
+
+ private:
+  rank_t node_at(rank_t j) const { return (root_node_ + j) % nodes_.nodes(); }
+  rank_t leader(rank_t node) const { return std::min(root_local_, nodes_.size(node) - 1); }
+
+  NodeLayout nodes_;
+  rank_t root_node_ = 0, root_local_ = 0;
+  std::int64_t node_rounds_ = 0;  // ceil(log2 ppn)
+  std::vector<rank_t> starts_;    // first position of the j-th node from the root's, and p
+};
 
 }  // namespace optcoll::plan

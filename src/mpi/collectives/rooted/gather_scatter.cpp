@@ -6,7 +6,9 @@
 // rank computes its part from (p, root, rank) in O(log p): nothing to
 // exchange. Named "linear", the linear plan instead (the root takes or
 // sends every block itself), and for Scatter also where the root's bytes
-// hide its per-message overheads (select::scatter_runs_linear). Buffers
+// hide its per-message overheads (select::scatter_runs_linear). Named
+// "leaders" on a communicator with nodes, the node-aware tree
+// (plan::LeadersTree). Buffers
 // and type handling: tree_run.hpp.
 #include "mpi/collectives/rooted/rooted.hpp"
 #include "mpi/requests/request.hpp"
@@ -21,7 +23,7 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
                   detail::Persistent* into, const CallInfo* checked) {
   const char* what = op == plan::Collective::gather ? "gather" : "scatter";
   RootedCall call = prepare_rooted(op, mine, {all, {}, {}, all_type, all_name, true, all_count}, root, comm,
-                                   {options.algorithm, what, "binomial, linear"}, checked);
+                                   {options.algorithm, what, "binomial, linear, leaders"}, checked);
   // Equal blocks: my_bytes is the same at every rank.
   if (call.my_bytes == 0) return;
   if (call.c.size == 1) return copy_single_rank(call, into);
@@ -33,6 +35,13 @@ void regular_tree(plan::Collective op, const OwnSide& mine, const void* all, std
   if (runs_linear(s, name, op, false, call.my_bytes)) {
     const std::vector<std::int64_t> bytes(call.a.is_root ? static_cast<std::size_t>(call.c.size) : 0, call.my_bytes);
     return run_tree(into, s, std::move(call.a), linear_rank_tree(call.c.size, root, call.c.rank, bytes, call.my_bytes));
+  }
+  // Named "leaders" on nodes: the node-aware tree (without nodes, its flat
+  // counterpart, the binomial tree).
+  if (name == "leaders" && s.nodes) {
+    RankTree t =
+        leaders_rank_tree(*s.nodes, root, call.c.rank, call.my_bytes, call.a.is_root ? &call.a.order : nullptr);
+    return run_tree(into, s, std::move(call.a), std::move(t));
   }
   run_tree(into, s, std::move(call.a), binomial_rank_tree(call.c.size, root, call.c.rank, call.my_bytes));
 }

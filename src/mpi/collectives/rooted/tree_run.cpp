@@ -235,6 +235,18 @@ RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank
   return t;
 }
 
+RankTree leaders_rank_tree(const plan::NodeLayout& nodes, plan::rank_t root, plan::rank_t rank, std::int64_t b,
+                           std::vector<plan::rank_t>* order) {
+  const plan::LeadersTree tree(nodes, root);
+  RankTree t;
+  t.view = tree.view(rank);
+  t.self = tree.position(rank);
+  for (const plan::TreeLink& l : t.view.down) t.down_bytes.push_back(b * (l.hi - l.lo + 1));
+  if (t.view.up.peer >= 0) t.up_bytes = b * (t.view.up.hi - t.view.up.lo + 1);
+  if (order != nullptr) *order = tree.order();
+  return t;
+}
+
 RankTree linear_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::span<const std::int64_t> all,
                           std::int64_t own) {
   const auto bytes = [&](plan::rank_t i) { return rank == root ? all[static_cast<std::size_t>(i)] : own; };

@@ -103,6 +103,13 @@ ExecConfig tree_config(const CommState& s);
 // rank, for regular Gather / Scatter. O(log p).
 RankTree binomial_rank_tree(plan::rank_t p, plan::rank_t root, plan::rank_t rank, std::int64_t b);
 
+// The node-aware tree (plan::LeadersTree: binomial on every node to its
+// leader, then across the leaders) with b bytes per rank, for regular
+// Gather / Scatter named "leaders" on a communicator with nodes. The root
+// gets the position order in *order. O(N) (O(p) at the root).
+RankTree leaders_rank_tree(const plan::NodeLayout& nodes, plan::rank_t root, plan::rank_t rank, std::int64_t b,
+                           std::vector<plan::rank_t>* order);
+
 // The linear plan's part of `rank` (plan::linear_view(): the root takes
 // rank i's block in round i - (i > root), or sends it), without empty
 // blocks. all: every rank's bytes (the root; else unused), own: this
@@ -134,7 +141,7 @@ void check_tree_algorithm(const std::string& name, const char* op, const char* v
 // adaptive binomial tree, or the binomial tree for regular blocks, which is
 // what every irregular tree becomes on equal blocks), noted once on stderr;
 // a name outside the registry is MPI_ERR_ARG, as for the other collectives.
-inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, two, tree, linear";
+inline constexpr const char* kRegularTreeNames = "binomial, adaptive_binomial, two, tree, linear, leaders";
 std::string tree_algorithm(CommState& s, plan::Collective op, const std::string& requested, const char* valid);
 
 }  // namespace optcoll::mpi
