@@ -101,7 +101,9 @@ class PreparedPlan {
   std::unique_ptr<plan::RankPlan> plan_;
   plan::Compiled compiled_;
   bool compiled_ok_ = false;  // compiled_ is complete (a failed compile leaves it not)
-  bool ready_ = false;        // ex_ is bound to this call and compiled_ fits it (set by start(), cleared by bind())
+  // compiled_ fits the bound call (set by start(), cleared by bind()); a
+  // start binds ex_ anew where another plan ran on it since (bound_by).
+  bool ready_ = false;
   int compilations_ = 0;
   std::uint64_t binding_ = 0;
   std::vector<std::int64_t> boundaries_;  // of parts_
