@@ -79,6 +79,8 @@ natives_of() {
     reduce) echo "$sel,smpi:mvapich2_two_level" ;;
     allreduce) echo "$sel,smpi:smp_rsag,smpi:smp_rsag_lr,smpi:smp_rsag_rab,smpi:smp_binomial,smpi:mvapich2_two_level" ;;
     allgather) echo "$sel,smpi:SMP_NTS,smpi:loosely_lr,smpi:smp_simple,smpi:mvapich2_smp" ;;
+    gather) echo "$sel,smpi:mvapich2_two_level" ;;
+    scatter) echo "$sel,smpi:mvapich2_two_level_binomial,smpi:mvapich2_two_level_direct" ;;
     *) echo "$sel" ;;
   esac
 }

@@ -22,7 +22,11 @@ bytes (the whole vector), on the platforms of bench/smpi/platforms
      Allgather, Reduce_scatter_block: (N - 1) / N * m (a node receives the
        other nodes' parts, or sends its contributions to them);
      Allreduce: 2 (N - 1) / N * m (a reduce-scatter and an allgather
-       between nodes).
+       between nodes);
+     Gather, Scatter: (N - 1) / N * m, m all ranks' blocks (the root's
+       node receives, or sends, every other node's);
+     Scan, Exscan: m (every node but the first receives the combination of
+       the nodes before it, the whole vector).
   B = 12.5 GB/s, a node's port;
   a_inter = 2 us + 2 * 0.3 us: the nearest route between nodes (two links
      of 1 us: a port up and one down) and the send and receive overheads
@@ -49,14 +53,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PORT_BW = 12.5e9
 A_INTER = 2e-6 + 2 * 0.3e-6
 A_INTRA = 0.2e-6 + 2 * 0.3e-6
-OPS = ["bcast", "reduce", "allreduce", "allgather", "reduce_scatter_block"]
+OPS = ["bcast", "reduce", "allreduce", "allgather", "reduce_scatter_block", "gather", "scatter", "scan", "exscan"]
 SELECTORS = ("ompi", "mpich", "mvapich2")
 
 
 def port_bytes(op, m, n):
-    if op in ("bcast", "reduce"):
+    if op in ("bcast", "reduce", "scan", "exscan"):
         return m
-    if op in ("allgather", "reduce_scatter_block"):
+    if op in ("allgather", "reduce_scatter_block", "gather", "scatter"):
         return (n - 1) / n * m
     if op == "allreduce":
         return 2 * (n - 1) / n * m
@@ -131,8 +135,9 @@ def main():
         "# simgrid: 3.32 (Debian 12 libsimgrid-dev)",
         f"# smpirun: {args.cfg}",
         "# time: us, the median over repetitions of the last rank's completion from a common start",
-        "# bound_us: V / 12.5 GB/s + ceil(log2 N) * 2.6 us + ceil(log2 K) * 0.8 us; V: m (Bcast, Reduce), "
-        "(N-1)/N m (Allgather, Reduce_scatter_block), 2(N-1)/N m (Allreduce) (scripts/smpi-nodes-report.py)",
+        "# bound_us: V / 12.5 GB/s + ceil(log2 N) * 2.6 us + ceil(log2 K) * 0.8 us; V: m (Bcast, Reduce, Scan, "
+        "Exscan), (N-1)/N m (Allgather, Reduce_scatter_block, Gather, Scatter), 2(N-1)/N m (Allreduce) "
+        "(scripts/smpi-nodes-report.py)",
         "# build: the commit the row was measured on (+: with uncommitted changes), and any OPTCOLL_<OP> forcing",
     ] + [f"# {k}: {v}" for k, v in meta]
     cols = ["platform", "nodes", "ppn", "p", "op", "bytes", "impl", "alg", "blocks", "us", "check", "wall_s",
@@ -151,7 +156,8 @@ def main():
     for key in sorted(cells):
         rs = cells[key]
         # A native with a wrong result (check FAIL) is no candidate.
-        sel = [r for r in rs if r["impl"] in SELECTORS and r["check"] != "FAIL"]
+        # (SMPI has one Scan and one Exscan for every selector: `native`.)
+        sel = [r for r in rs if (r["impl"] in SELECTORS or r["impl"] == "native") and r["check"] != "FAIL"]
         classic = [r for r in rs if r["impl"].startswith("smpi:") and r["check"] != "FAIL"]
         best_sel = min(sel, key=lambda r: r["us"], default=None)
         best_cl = min(classic, key=lambda r: r["us"], default=None)
@@ -168,7 +174,8 @@ def main():
     with open(args.summary, "w", newline="") as f:
         f.write("\n".join(head[:1] + [
             "# source: bench/results/smpi-nodes.csv (every row and its metadata); scripts/smpi-nodes-report.py",
-            "# best selector: the fastest of SMPI's ompi, mpich and mvapich2; best node-aware: the fastest of "
+            "# best selector: the fastest of SMPI's ompi, mpich and mvapich2 (native: SMPI's one algorithm, Scan and "
+            "Exscan); best node-aware: the fastest of "
             "SMPI's node-aware algorithms run for the operation (us); natives with a wrong result are left out "
             "(smpi-nodes.csv has them, check FAIL)",
             "# optcoll/best: optcoll's time over the fastest of both (below 1: optcoll faster)",
