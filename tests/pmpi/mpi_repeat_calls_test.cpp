@@ -39,6 +39,8 @@ class RepeatCalls : public ::testing::Test {
   static void SetUpTestSuite() {  // before the first routed call
     setenv("OPTCOLL_BCAST", "optcoll", 1);
     setenv("OPTCOLL_ALLREDUCE", "optcoll", 1);
+    setenv("OPTCOLL_SCAN", "optcoll", 1);
+    setenv("OPTCOLL_EXSCAN", "optcoll", 1);
   }
   void SetUp() override {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -117,6 +119,26 @@ TEST_F(RepeatCalls, InPlaceRunsAgain) {
     for (int i = 0; i < 10; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], p * k + i * p * (p - 1) / 2);
   }
   EXPECT_EQ(again(), repeats(2));
+}
+
+TEST_F(RepeatCalls, ScanRunsAgainExscanBesideItsRankZero) {
+  // Both share Allreduce's shape; Exscan's rank 0 works in a buffer of its
+  // own, so it takes the long way each time (the others run again).
+  Ints in(9), out(9);
+  for (const bool exclusive : {false, true})
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < 9; ++i) in[static_cast<std::size_t>(i)] = k + me * i;
+      out.assign(9, -1);
+      const int rc = exclusive ? shapes::allreduce<Op::Exscan>(shapes::Calls{&mpi::described::Exscan, &PMPI_Exscan},
+                                                               in.data(), out.data(), 9, MPI_INT, MPI_SUM, comm)
+                               : shapes::allreduce<Op::Scan>(shapes::Calls{&mpi::described::Scan, &PMPI_Scan},
+                                                             in.data(), out.data(), 9, MPI_INT, MPI_SUM, comm);
+      ASSERT_EQ(rc, MPI_SUCCESS);
+      const int upto = exclusive ? me : me + 1;  // ranks 0 .. upto - 1
+      for (int i = 0; upto > 0 && i < 9; ++i)
+        ASSERT_EQ(out[static_cast<std::size_t>(i)], upto * k + i * upto * (upto - 1) / 2);
+    }
+  EXPECT_EQ(again(), p > 1 ? (me == 0 ? 2 : 4) : 0);
 }
 
 // Elementwise max of ints, on MPI_INT or on a datatype of several ints.

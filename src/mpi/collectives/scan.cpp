@@ -59,7 +59,9 @@ void scan_impl(plan::Collective kind, const void* sendbuf, void* recvbuf, std::i
   spec.commutative = call.commutative;
   // In place, init is the working buffer itself: nothing to read lazily.
   run_plan(into, s, choice, spec, work, c.type, op, in_place && !scratch ? nullptr : init, !scratch);
-  release_call_buffers(s);
+  // Only Exscan's rank 0 works in a buffer of its own (so the same call
+  // again takes the long way there: repeat_call.hpp).
+  if (scratch) release_call_buffers(s);
 }
 
 }  // namespace optcoll::mpi
